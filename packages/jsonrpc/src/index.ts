@@ -1,0 +1,50 @@
+export {
+  ConnectionClosedError,
+  ErrorCode,
+  FramingError,
+  JsonRpcError,
+  type JsonRpcErrorObject,
+  TimeoutError,
+  TransportError,
+} from "./errors.js";
+export { createInMemoryPair, type InMemoryPairOptions } from "./in-memory.js";
+export {
+  createLineFramer,
+  DEFAULT_MAX_FRAME_BYTES,
+  type LineFramer,
+  type LineFramerOptions,
+  recoverIdFromHead,
+} from "./line-framer.js";
+export {
+  classifyMessage,
+  classifyValue,
+  errorResponse,
+  isNotification,
+  isRequest,
+  isResponse,
+  type JsonRpcErrorResponse,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcMessageKind,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type JsonRpcSuccessResponse,
+  type ParsedMessage,
+  parseMessages,
+  serializeMessage,
+} from "./messages.js";
+export {
+  createPeer,
+  DEFAULT_REQUEST_TIMEOUT,
+  type NotificationContext,
+  type NotificationHandler,
+  type NotifyOptions,
+  type Peer,
+  type PeerOptions,
+  type ProgressParams,
+  type RequestContext,
+  type RequestHandler,
+  type RequestOptions,
+} from "./peer.js";
+export type { MessageInfo, SendOptions, Transport, TransportSink, TransportTraits } from "./transport.js";

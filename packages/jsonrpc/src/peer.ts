@@ -1,0 +1,546 @@
+import {
+  ConnectionClosedError,
+  ErrorCode,
+  FramingError,
+  JsonRpcError,
+  type JsonRpcErrorObject,
+  TimeoutError,
+  TransportError,
+} from "./errors.js";
+import { recoverIdFromHead } from "./line-framer.js";
+import {
+  classifyValue,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type ParsedMessage,
+} from "./messages.js";
+import type { MessageInfo, Transport } from "./transport.js";
+
+/** 60 s: the default timeout of a request. */
+export const DEFAULT_REQUEST_TIMEOUT = 60_000;
+
+type Params = Record<string, unknown> | unknown[] | undefined;
+
+/** A progress notification's params, as routed to {@link RequestOptions.onProgress}. */
+export interface ProgressParams {
+  progressToken: string | number;
+  progress: number;
+  total?: number;
+  message?: string;
+  [key: string]: unknown;
+}
+
+/** Options of one outbound request. */
+export interface RequestOptions {
+  /** Aborting rejects the request with `signal.reason` and cancels it at the peer. */
+  signal?: AbortSignal;
+  /** Milliseconds to wait for the answer; `Infinity` waits for ever. Default: the peer's `timeout`. */
+  timeout?: number;
+  /** Asks for progress: a `progressToken` is attached to `params._meta` and notifications are routed here. */
+  onProgress?: (progress: ProgressParams) => void;
+  /** Restart the timeout whenever progress arrives. Default true. */
+  resetTimeoutOnProgress?: boolean;
+  /** Upper bound on the whole wait, however much progress arrives. Default: 10 × `timeout`. */
+  maxTotalTimeout?: number;
+  /** The inbound request this one is made on behalf of (a server asking the client mid-request). */
+  relatedRequestId?: JsonRpcId;
+}
+
+/** Options of a notification. */
+export interface NotifyOptions {
+  relatedRequestId?: JsonRpcId;
+}
+
+/** What a request handler receives besides the params. */
+export interface RequestContext {
+  /** The request id, as the peer sent it. */
+  readonly id: JsonRpcId;
+  readonly method: string;
+  /** Aborted when the peer cancels the request, its response stream closes, or the peer closes. */
+  readonly signal: AbortSignal;
+  /** What the transport knows about the message (headers, auth); passed through untouched. */
+  readonly info: MessageInfo | undefined;
+  /** Sends a notification tied to this request (it travels on the request's stream where there is one). */
+  notify(method: string, params?: Params): Promise<void>;
+  /** Sends a request to the peer on behalf of this one. */
+  request(method: string, params?: Params, options?: RequestOptions): Promise<unknown>;
+}
+
+/** What a notification handler receives besides the params. */
+export interface NotificationContext {
+  readonly method: string;
+  readonly info: MessageInfo | undefined;
+}
+
+/** Answers one inbound request: its return value is the result; a thrown {@link JsonRpcError} is sent as is. */
+export type RequestHandler = (params: any, context: RequestContext) => unknown;
+/** Handles one inbound notification; a throw goes to `onError`, never to the peer. */
+export type NotificationHandler = (params: any, context: NotificationContext) => void | Promise<void>;
+
+/** Options of {@link createPeer}. */
+export interface PeerOptions {
+  /** Default timeout of every request in milliseconds (default 60 s; `Infinity` disables). */
+  timeout?: number;
+  /** Default bound on a request's whole wait when progress keeps resetting its timeout. */
+  maxTotalTimeout?: number;
+  /** Default of {@link RequestOptions.resetTimeoutOnProgress}: true. */
+  resetTimeoutOnProgress?: boolean;
+  /**
+   * How many outbound requests may be in flight at once (default unlimited). With 1, exchanges are
+   * strictly one at a time and each request's timeout counts from the moment it takes its turn.
+   */
+  concurrency?: number;
+  /** Method of the cancel notification, `null` for none. Default `notifications/cancelled` (MCP, params `{ requestId, reason }`). */
+  cancelMethod?: string | null;
+  /** Method of progress notifications, `null` for none. Default `notifications/progress` (MCP, params `{ progressToken, … }`). */
+  progressMethod?: string | null;
+  /** Local problems nobody awaits: a handler's unexpected throw, a response to an unknown id, a bad frame. */
+  onError?: (error: Error) => void;
+  /** Called once when the peer closes, with the transport's reason when there was one. */
+  onClose?: (reason?: Error) => void;
+}
+
+/** A JSON-RPC endpoint over a {@link Transport}: correlates requests and responses, both ways. */
+export interface Peer {
+  /** Starts the transport. Handlers may be registered before or after; requests need a started peer. */
+  start(): Promise<void>;
+  /**
+   * Sends a request and resolves with its result.
+   * @throws JsonRpcError when the peer answered with an error.
+   * @throws TimeoutError when no answer came in time; `signal.reason` when aborted;
+   *   `ConnectionClosedError` (or the transport's close reason) when the connection ended first.
+   */
+  request(method: string, params?: Params, options?: RequestOptions): Promise<unknown>;
+  /** Sends a notification. */
+  notify(method: string, params?: Params, options?: NotifyOptions): Promise<void>;
+  /** Registers the handler of one method, replacing any earlier one. Returns a function that removes it. */
+  onRequest(method: string, handler: RequestHandler): () => void;
+  /** Registers the handler for requests whose method has no handler of its own (default: -32601). */
+  onAnyRequest(handler: RequestHandler | undefined): void;
+  onNotification(method: string, handler: NotificationHandler): () => void;
+  onAnyNotification(handler: NotificationHandler | undefined): void;
+  /** Closes the peer and its transport; idempotent. Every pending request rejects at once. */
+  close(reason?: Error): Promise<void>;
+  /** Resolves (never rejects) when the peer has closed, with the reason if there was one. */
+  readonly closed: Promise<Error | undefined>;
+  readonly isClosed: boolean;
+  /** Outbound requests awaiting an answer. */
+  readonly pendingCount: number;
+  readonly transport: Transport;
+}
+
+interface Pending {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+  timer: ReturnType<typeof setTimeout> | undefined;
+  onProgress: ((p: ProgressParams) => void) | undefined;
+  timeout: number;
+  deadline: number;
+  resetOnProgress: boolean;
+  controller: AbortController;
+  cleanup: () => void;
+}
+
+function checkTimeout(name: string, value: number): void {
+  if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
+    throw new RangeError(`${name} must be a positive number of milliseconds or Infinity, got ${String(value)}`);
+  }
+}
+
+// setTimeout overflows past 2^31-1 ms and fires at once; treat such delays as "never".
+const MAX_TIMER = 2_147_483_647;
+
+/**
+ * Creates a {@link Peer} over a transport. Nothing happens until {@link Peer.start}.
+ *
+ * Ids are increasing integers, never reused. Inbound requests run concurrently; a handler's
+ * unexpected throw is answered -32603 "Internal error" with no detail (the detail goes to
+ * `onError`). Unknown methods get -32601, malformed requests with an id -32600, unparsable JSON
+ * -32700 with id null.
+ */
+export function createPeer(transport: Transport, options: PeerOptions = {}): Peer {
+  const defaultTimeout = options.timeout ?? DEFAULT_REQUEST_TIMEOUT;
+  checkTimeout("timeout", defaultTimeout);
+  if (options.maxTotalTimeout !== undefined) checkTimeout("maxTotalTimeout", options.maxTotalTimeout);
+  const concurrency = options.concurrency ?? Number.POSITIVE_INFINITY;
+  if (!(concurrency >= 1)) throw new RangeError(`concurrency must be at least 1, got ${String(concurrency)}`);
+  const cancelMethod = options.cancelMethod === undefined ? "notifications/cancelled" : options.cancelMethod;
+  const progressMethod = options.progressMethod === undefined ? "notifications/progress" : options.progressMethod;
+  const onError = options.onError ?? (() => {});
+
+  const requestHandlers = new Map<string, RequestHandler>();
+  const notificationHandlers = new Map<string, NotificationHandler>();
+  let anyRequest: RequestHandler | undefined;
+  let anyNotification: NotificationHandler | undefined;
+  const pending = new Map<JsonRpcId, Pending>();
+  const inbound = new Map<JsonRpcId, AbortController>();
+  let nextId = 1;
+  let started = false;
+  let isClosed = false;
+  let closeReason: Error | undefined;
+  let resolveClosed!: (reason: Error | undefined) => void;
+  const closed = new Promise<Error | undefined>((r) => (resolveClosed = r));
+
+  // Concurrency gate (only used when concurrency is finite).
+  let active = 0;
+  const waiters: Array<() => void> = [];
+  function release(): void {
+    active--;
+    const next = waiters.shift();
+    if (next) {
+      active++;
+      next();
+    }
+  }
+
+  function send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): Promise<void> {
+    return relatedRequestId === undefined
+      ? transport.send(message)
+      : transport.send(message, { relatedRequestId });
+  }
+
+  function closedError(): Error {
+    return closeReason ?? new ConnectionClosedError();
+  }
+
+  function sendCancel(id: JsonRpcId, reason: unknown): void {
+    if (transport.traits.perRequestStream || !cancelMethod || isClosed) return;
+    const text = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : undefined;
+    const params: Record<string, unknown> = { requestId: id };
+    if (text) params.reason = text;
+    send({ jsonrpc: "2.0", method: cancelMethod, params }).catch(onError);
+  }
+
+  function armTimer(id: JsonRpcId, entry: Pending): void {
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    const now = Date.now();
+    const wait = Math.min(entry.timeout, entry.deadline - now);
+    if (!Number.isFinite(wait) || wait > MAX_TIMER) {
+      entry.timer = undefined;
+      return;
+    }
+    entry.timer = setTimeout(
+      () => {
+        const error = new TimeoutError(`Request ${String(id)} timed out after ${entry.timeout} ms`, entry.timeout);
+        settle(id, entry, undefined, error);
+        sendCancel(id, error);
+        entry.controller.abort(error);
+      },
+      Math.max(0, wait),
+    );
+  }
+
+  function settle(id: JsonRpcId, entry: Pending, value: unknown, error?: unknown): void {
+    if (pending.get(id) !== entry) return;
+    pending.delete(id);
+    if (entry.timer !== undefined) clearTimeout(entry.timer);
+    entry.cleanup();
+    if (error === undefined) entry.resolve(value);
+    else entry.reject(error);
+  }
+
+  async function request(method: string, params?: Params, opts: RequestOptions = {}): Promise<unknown> {
+    if (!started) throw new Error(`Peer.request("${method}") before start(): call peer.start() first`);
+    if (isClosed) throw closedError();
+    const timeout = opts.timeout ?? defaultTimeout;
+    checkTimeout("timeout", timeout);
+    const maxTotal = opts.maxTotalTimeout ?? options.maxTotalTimeout ?? timeout * 10;
+    checkTimeout("maxTotalTimeout", maxTotal);
+    const signal = opts.signal;
+    signal?.throwIfAborted();
+
+    if (Number.isFinite(concurrency)) {
+      if (active >= concurrency) {
+        await new Promise<void>((resolve, reject) => {
+          const go = () => {
+            signal?.removeEventListener("abort", onAbort);
+            resolve();
+          };
+          const onAbort = () => {
+            const i = waiters.indexOf(go);
+            if (i >= 0) waiters.splice(i, 1);
+            reject(signal!.reason);
+          };
+          signal?.addEventListener("abort", onAbort, { once: true });
+          waiters.push(go);
+        });
+        if (isClosed) {
+          release();
+          throw closedError();
+        }
+      } else {
+        active++;
+      }
+      try {
+        return await issue(method, params, opts, timeout, maxTotal);
+      } finally {
+        release();
+      }
+    }
+    return issue(method, params, opts, timeout, maxTotal);
+  }
+
+  function issue(
+    method: string,
+    params: Params,
+    opts: RequestOptions,
+    timeout: number,
+    maxTotal: number,
+  ): Promise<unknown> {
+    const id = nextId++;
+    let outParams = params;
+    if (opts.onProgress && progressMethod) {
+      const base = (params && !Array.isArray(params) ? params : {}) as Record<string, unknown>;
+      const meta = (base._meta ?? {}) as Record<string, unknown>;
+      outParams = { ...base, _meta: { ...meta, progressToken: id } };
+    }
+    const message: JsonRpcRequest =
+      outParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: outParams };
+    const controller = new AbortController();
+    const signal = opts.signal;
+    return new Promise<unknown>((resolve, reject) => {
+      const onAbort = () => {
+        const reason = signal!.reason;
+        settle(id, entry, undefined, reason);
+        sendCancel(id, reason);
+        controller.abort(reason);
+      };
+      const entry: Pending = {
+        resolve,
+        reject,
+        timer: undefined,
+        onProgress: opts.onProgress,
+        timeout,
+        deadline: Date.now() + maxTotal,
+        resetOnProgress: opts.resetTimeoutOnProgress ?? options.resetTimeoutOnProgress ?? true,
+        controller,
+        cleanup: signal ? () => signal.removeEventListener("abort", onAbort) : () => {},
+      };
+      pending.set(id, entry);
+      signal?.addEventListener("abort", onAbort, { once: true });
+      armTimer(id, entry);
+      const sendOptions =
+        opts.relatedRequestId === undefined
+          ? { signal: controller.signal }
+          : { signal: controller.signal, relatedRequestId: opts.relatedRequestId };
+      transport.send(message, sendOptions).catch((error: unknown) => {
+        const failure =
+          error instanceof ConnectionClosedError || error instanceof TransportError
+            ? error
+            : new TransportError(`Could not send ${method}`, { cause: error });
+        settle(id, entry, undefined, isClosed ? closedError() : failure);
+      });
+    });
+  }
+
+  async function notify(method: string, params?: Params, opts?: NotifyOptions): Promise<void> {
+    if (!started) throw new Error(`Peer.notify("${method}") before start(): call peer.start() first`);
+    if (isClosed) throw closedError();
+    const message: JsonRpcNotification =
+      params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
+    await send(message, opts?.relatedRequestId);
+  }
+
+  function respondError(id: JsonRpcId | null, error: JsonRpcErrorObject, related?: JsonRpcId): void {
+    if (isClosed) return;
+    send({ jsonrpc: "2.0", id, error }, related).catch(onError);
+  }
+
+  function handleRequest(message: JsonRpcRequest, info: MessageInfo | undefined): void {
+    const { id, method } = message;
+    const handler = requestHandlers.get(method) ?? anyRequest;
+    if (!handler) {
+      respondError(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, id);
+      return;
+    }
+    if (inbound.has(id)) {
+      respondError(id, { code: ErrorCode.InvalidRequest, message: "Duplicate request id in flight" }, id);
+      return;
+    }
+    const controller = new AbortController();
+    inbound.set(id, controller);
+    const signal = info?.signal ? AbortSignal.any([controller.signal, info.signal]) : controller.signal;
+    const context: RequestContext = {
+      id,
+      method,
+      signal,
+      info,
+      notify: (m, p) => notify(m, p, { relatedRequestId: id }),
+      request: (m, p, o) => request(m, p, { signal, ...o, relatedRequestId: id }),
+    };
+    let outcome: unknown;
+    try {
+      outcome = handler(message.params, context);
+    } catch (error) {
+      finish(id, controller, undefined, error);
+      return;
+    }
+    if (outcome !== null && typeof outcome === "object" && typeof (outcome as Promise<unknown>).then === "function") {
+      (outcome as Promise<unknown>).then(
+        (value) => finish(id, controller, value, undefined, true),
+        (error: unknown) => finish(id, controller, undefined, error),
+      );
+    } else {
+      finish(id, controller, outcome, undefined, true);
+    }
+  }
+
+  function finish(id: JsonRpcId, controller: AbortController, value: unknown, error: unknown, ok = false): void {
+    if (inbound.get(id) === controller) inbound.delete(id);
+    // A cancelled request gets no answer; a closed peer can send none.
+    if (controller.signal.aborted || isClosed) return;
+    if (ok) {
+      send({ jsonrpc: "2.0", id, result: value === undefined ? {} : value }, id).catch(onError);
+      return;
+    }
+    if (error instanceof JsonRpcError) {
+      respondError(id, error.toJSON(), id);
+      return;
+    }
+    onError(error instanceof Error ? error : new Error(String(error)));
+    respondError(id, { code: ErrorCode.InternalError, message: "Internal error" }, id);
+  }
+
+  function handleNotification(message: JsonRpcNotification, info: MessageInfo | undefined): void {
+    const { method } = message;
+    const params = message.params as Record<string, unknown> | undefined;
+    if (method === cancelMethod && params) {
+      const controller = inbound.get(params.requestId as JsonRpcId);
+      if (controller) {
+        inbound.delete(params.requestId as JsonRpcId);
+        controller.abort(new JsonRpcError(ErrorCode.InternalError, "Request cancelled by the peer"));
+      }
+    } else if (method === progressMethod && params) {
+      const entry = pending.get(params.progressToken as JsonRpcId);
+      if (entry?.onProgress) {
+        if (entry.resetOnProgress) armTimer(params.progressToken as JsonRpcId, entry);
+        try {
+          entry.onProgress(params as ProgressParams);
+        } catch (error) {
+          onError(error as Error);
+        }
+      }
+    }
+    const handler = notificationHandlers.get(method) ?? anyNotification;
+    if (!handler) return;
+    try {
+      const r = handler(params, { method, info });
+      if (r && typeof (r as Promise<void>).then === "function") (r as Promise<void>).catch(onError);
+    } catch (error) {
+      onError(error as Error);
+    }
+  }
+
+  function dispatch(parsed: ParsedMessage, info: MessageInfo | undefined): void {
+    switch (parsed.kind) {
+      case "request":
+        handleRequest(parsed.message, info);
+        return;
+      case "notification":
+        handleNotification(parsed.message, info);
+        return;
+      case "success":
+      case "error": {
+        const { id } = parsed.message;
+        const entry = id === null ? undefined : pending.get(id);
+        if (!entry) {
+          onError(new Error(`Response to an unknown or finished request id ${JSON.stringify(id)}`));
+          return;
+        }
+        if (parsed.kind === "success") settle(id!, entry, parsed.message.result);
+        else settle(id!, entry, undefined, JsonRpcError.fromWire(parsed.message.error));
+        return;
+      }
+      case "invalid":
+        respondError(parsed.id, parsed.error);
+        return;
+    }
+  }
+
+  function shutdown(reason: Error | undefined): void {
+    if (isClosed) return;
+    isClosed = true;
+    closeReason = reason;
+    const error = closedError();
+    for (const [id, entry] of pending) settle(id, entry, undefined, error);
+    for (const controller of inbound.values()) controller.abort(error);
+    inbound.clear();
+    for (const waiter of waiters.splice(0)) waiter();
+    try {
+      options.onClose?.(reason);
+    } finally {
+      resolveClosed(reason);
+    }
+  }
+
+  return {
+    transport,
+    closed,
+    get isClosed() {
+      return isClosed;
+    },
+    get pendingCount() {
+      return pending.size;
+    },
+    async start() {
+      if (started) throw new Error("Peer.start() was called twice");
+      started = true;
+      await transport.start({
+        onMessage(value, info) {
+          // Fast path for the common case: one object, not a batch.
+          if (!Array.isArray(value)) {
+            dispatch(classifyValue(value)[0]!, info);
+            return;
+          }
+          for (const parsed of classifyValue(value)) dispatch(parsed, info);
+        },
+        onInvalid(error) {
+          if (error instanceof FramingError) {
+            const id = recoverIdFromHead(error.head);
+            const isRequest = error.head !== undefined && /"method"\s*:/.test(error.head);
+            if (isRequest && id !== null) {
+              respondError(id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${error.message}` });
+            } else if (id !== null && pending.has(id)) {
+              // The answer to one of our requests was too large: fail that request, not the connection.
+              settle(id, pending.get(id)!, undefined, error);
+            } else {
+              onError(error);
+            }
+            return;
+          }
+          respondError(null, { code: ErrorCode.ParseError, message: "Parse error" });
+        },
+        onClose(reason) {
+          shutdown(reason);
+        },
+      });
+    },
+    request,
+    notify,
+    onRequest(method, handler) {
+      requestHandlers.set(method, handler);
+      return () => {
+        if (requestHandlers.get(method) === handler) requestHandlers.delete(method);
+      };
+    },
+    onAnyRequest(handler) {
+      anyRequest = handler;
+    },
+    onNotification(method, handler) {
+      notificationHandlers.set(method, handler);
+      return () => {
+        if (notificationHandlers.get(method) === handler) notificationHandlers.delete(method);
+      };
+    },
+    onAnyNotification(handler) {
+      anyNotification = handler;
+    },
+    async close(reason?: Error) {
+      if (isClosed) return;
+      shutdown(reason);
+      await transport.close(reason).catch(onError);
+    },
+  };
+}

@@ -1,0 +1,5 @@
+export {
+  type TransportConformanceOptions,
+  type TransportPair,
+  transportConformance,
+} from "./transport-conformance.js";

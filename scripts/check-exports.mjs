@@ -1,0 +1,17 @@
+#!/usr/bin/env node
+// Packs the package in the current folder the way pnpm publishes it (publishConfig applied,
+// workspace: ranges rewritten), then runs publint and @arethetypeswrong/cli on that tarball.
+import { execFileSync } from "node:child_process";
+import { mkdtempSync, readdirSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+const dir = mkdtempSync(join(tmpdir(), "mcpkit-pack-"));
+try {
+  execFileSync("pnpm", ["pack", "--pack-destination", dir], { stdio: ["ignore", "ignore", "inherit"] });
+  const tarball = join(dir, readdirSync(dir).find((f) => f.endsWith(".tgz")));
+  execFileSync("publint", [tarball, "--strict"], { stdio: "inherit" });
+  execFileSync("attw", [tarball, "--profile", "node16"], { stdio: "inherit" });
+} finally {
+  rmSync(dir, { recursive: true, force: true });
+}

@@ -1,0 +1,13 @@
+import { defineConfig } from "vitest/config";
+
+// One root config, a project per package. The source condition makes tests run
+// against src/*.ts with no build first; it must be set for both resolvers.
+export default defineConfig({
+  resolve: { conditions: ["@mcpkit/source"] },
+  ssr: { resolve: { conditions: ["@mcpkit/source"] } },
+  test: {
+    projects: ["packages/*", "apps/*"],
+    testTimeout: 30_000,
+    hookTimeout: 30_000,
+  },
+});
