@@ -7,6 +7,8 @@ export default defineConfig({
   ssr: { resolve: { conditions: ["@mcpkit/source"] } },
   test: {
     projects: ["packages/*", "apps/*"],
+    // In CI a JSON report lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: process.env.CI ? ["default", ["json", { outputFile: ".ci-out/vitest.json" }]] : ["default"],
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -4,14 +4,17 @@
 import { execFileSync } from "node:child_process";
 import { mkdtempSync, readdirSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+const bin = (name) => join(dirname(fileURLToPath(import.meta.url)), "..", "node_modules", ".bin", name);
 
 const dir = mkdtempSync(join(tmpdir(), "mcpkit-pack-"));
 try {
   execFileSync("pnpm", ["pack", "--pack-destination", dir], { stdio: ["ignore", "ignore", "inherit"] });
   const tarball = join(dir, readdirSync(dir).find((f) => f.endsWith(".tgz")));
-  execFileSync("publint", [tarball, "--strict"], { stdio: "inherit" });
-  execFileSync("attw", [tarball, "--profile", "node16"], { stdio: "inherit" });
+  execFileSync(bin("publint"), [tarball, "--strict"], { stdio: "inherit" });
+  execFileSync(bin("attw"), [tarball, "--profile", "node16"], { stdio: "inherit" });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }
