@@ -12,7 +12,10 @@ const bin = (name) => join(dirname(fileURLToPath(import.meta.url)), "..", "node_
 const dir = mkdtempSync(join(tmpdir(), "mcpkit-pack-"));
 try {
   execFileSync("pnpm", ["pack", "--pack-destination", dir], { stdio: ["ignore", "ignore", "inherit"] });
-  const tarball = join(dir, readdirSync(dir).find((f) => f.endsWith(".tgz")));
+  const tarball = join(
+    dir,
+    readdirSync(dir).find((f) => f.endsWith(".tgz")),
+  );
   execFileSync(bin("publint"), [tarball, "--strict"], { stdio: "inherit" });
   execFileSync(bin("attw"), [tarball, "--profile", "node16"], { stdio: "inherit" });
 } finally {
