@@ -9,6 +9,12 @@ export function mcpkitProject(name: string, test: UserWorkspaceConfig["test"] = 
   return defineProject({
     resolve: { conditions },
     ssr: { resolve: { conditions } },
-    test: { name, include: ["src/**/*.test.ts", "test/**/*.test.ts"], testTimeout: 30_000, hookTimeout: 30_000, ...test },
+    test: {
+      name,
+      include: ["src/**/*.test.ts", "test/**/*.test.ts"],
+      testTimeout: 30_000,
+      hookTimeout: 30_000,
+      ...test,
+    },
   });
 }

@@ -1,6 +1,6 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { FramingError } from "./errors.js";
+import type { FramingError } from "./errors.js";
 import { createLineFramer, recoverIdFromHead } from "./line-framer.js";
 
 const enc = new TextEncoder();
@@ -55,7 +55,11 @@ describe("line framer", () => {
   it("reports the over-cap frame early, before its newline arrives, even across chunks", () => {
     const errors: FramingError[] = [];
     const frames: string[] = [];
-    const framer = createLineFramer({ maxFrameBytes: 10, onFrame: (f) => frames.push(f), onError: (e) => errors.push(e) });
+    const framer = createLineFramer({
+      maxFrameBytes: 10,
+      onFrame: (f) => frames.push(f),
+      onError: (e) => errors.push(e),
+    });
     framer.push(enc.encode("123456"));
     framer.push(enc.encode("789012"));
     expect(errors).toHaveLength(1);
@@ -104,7 +108,9 @@ describe("line framer", () => {
           // The lines under the cap come through unchanged, in order; each over-cap line is one error.
           // The cap counts a line's bytes up to its "\n", so a CR counts too.
           const size = (l: string, crlf: boolean) => enc.encode(l).length + (crlf ? 1 : 0);
-          const under = lines.filter(([l, crlf]) => size(l, crlf) <= cap && l.trim().length > 0).map(([l]) => l);
+          const under = lines
+            .filter(([l, crlf]) => size(l, crlf) <= cap && l.trim().length > 0)
+            .map(([l]) => l);
           const over = lines.filter(([l, crlf]) => size(l, crlf) > cap).length;
           expect(whole.frames).toEqual(under);
           expect(whole.errors.length).toBe(over);

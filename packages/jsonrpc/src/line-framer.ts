@@ -66,7 +66,13 @@ export function createLineFramer(options: LineFramerOptions): LineFramer {
     discarding = true;
     pieces = [];
     pending = 0;
-    onError(new FramingError(`Frame exceeds the ${max}-byte cap; skipped to the next newline`, bytes, headOf(first)));
+    onError(
+      new FramingError(
+        `Frame exceeds the ${max}-byte cap; skipped to the next newline`,
+        bytes,
+        headOf(first),
+      ),
+    );
   }
 
   return {

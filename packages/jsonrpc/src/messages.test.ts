@@ -22,7 +22,9 @@ describe("messages", () => {
   });
 
   it("answers unparsable JSON with -32700 and a null id", () => {
-    expect(parseMessages("{nope")).toEqual([{ kind: "invalid", id: null, error: { code: -32700, message: "Parse error" } }]);
+    expect(parseMessages("{nope")).toEqual([
+      { kind: "invalid", id: null, error: { code: -32700, message: "Parse error" } },
+    ]);
   });
 
   it("refuses an empty batch", () => {
@@ -40,7 +42,11 @@ describe("messages", () => {
 
   it("round-trips errors to and from the wire", () => {
     const e = new JsonRpcError(-32602, "bad", { field: "x" });
-    expect(JsonRpcError.fromWire(JSON.parse(JSON.stringify(e)))).toMatchObject({ code: -32602, message: "bad", data: { field: "x" } });
+    expect(JsonRpcError.fromWire(JSON.parse(JSON.stringify(e)))).toMatchObject({
+      code: -32602,
+      message: "bad",
+      data: { field: "x" },
+    });
     expect(JsonRpcError.fromWire("junk")).toMatchObject({ code: -32603 });
   });
 });

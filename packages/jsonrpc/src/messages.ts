@@ -66,6 +66,8 @@ function recoverId(value: unknown): JsonRpcId | null {
  * original object (not a copy), so large results are never duplicated.
  */
 export function classifyMessage(value: unknown): ParsedMessage {
+  const fast = classifyWellFormed(value);
+  if (fast !== undefined) return fast;
   const parsed = parseObject(value);
   // jsonrpc-lite's status enum is type-only under verbatimModuleSyntax: compare with our strings.
   const kind = parsed.type as unknown as JsonRpcMessageKind;
@@ -78,6 +80,31 @@ export function classifyMessage(value: unknown): ParsedMessage {
     };
   }
   return { kind, message: value } as ParsedMessage;
+}
+
+function isId(id: unknown): id is JsonRpcId {
+  return typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id));
+}
+
+/**
+ * The hot path: a cheap envelope check that recognises the well-formed shapes without allocating.
+ * Anything it is not sure of returns undefined and goes through jsonrpc-lite's full validation.
+ */
+function classifyWellFormed(value: unknown): ParsedMessage | undefined {
+  if (typeof value !== "object" || value === null) return undefined;
+  const m = value as Record<string, unknown>;
+  if (m.jsonrpc !== "2.0") return undefined;
+  const params = m.params;
+  const paramsOk = params === undefined || (typeof params === "object" && params !== null);
+  if (typeof m.method === "string") {
+    if (!paramsOk) return undefined;
+    if (!("id" in m)) return { kind: "notification", message: value as JsonRpcNotification };
+    return isId(m.id) ? { kind: "request", message: value as JsonRpcRequest } : undefined;
+  }
+  if ("result" in m && m.result !== undefined && !("error" in m) && isId(m.id)) {
+    return { kind: "success", message: value as JsonRpcSuccessResponse };
+  }
+  return undefined;
 }
 
 /**
@@ -99,7 +126,9 @@ export function parseMessages(text: string): ParsedMessage[] {
 export function classifyValue(value: unknown): ParsedMessage[] {
   if (Array.isArray(value)) {
     if (value.length === 0) {
-      return [{ kind: "invalid", id: null, error: { code: ErrorCode.InvalidRequest, message: "Empty batch" } }];
+      return [
+        { kind: "invalid", id: null, error: { code: ErrorCode.InvalidRequest, message: "Empty batch" } },
+      ];
     }
     return value.map(classifyMessage);
   }

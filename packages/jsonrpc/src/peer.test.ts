@@ -90,10 +90,15 @@ describe("Peer", () => {
     const call = peer
       .request("long", {}, { timeout: 1000, maxTotalTimeout: 2500, onProgress: (p) => seen.push(p.progress) })
       .catch((e: unknown) => e);
-    const token = (s.sent[0] as { params: { _meta: { progressToken: number } } }).params._meta.progressToken;
+    const token = (s.sent[0] as unknown as { params: { _meta: { progressToken: number } } }).params._meta
+      .progressToken;
     for (let i = 1; i <= 3; i++) {
       await vi.advanceTimersByTimeAsync(800);
-      s.inject({ jsonrpc: "2.0", method: "notifications/progress", params: { progressToken: token, progress: i } });
+      s.inject({
+        jsonrpc: "2.0",
+        method: "notifications/progress",
+        params: { progressToken: token, progress: i },
+      });
     }
     // 2400 ms have passed: without progress the 1000 ms timeout would have fired long ago.
     expect(peer.pendingCount).toBe(1);
@@ -170,7 +175,11 @@ describe("Peer", () => {
     expect(s.sent).toEqual([
       { jsonrpc: "2.0", id: 4, error: { code: -32600, message: expect.any(String) } },
       { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } },
-      { jsonrpc: "2.0", id: "big-1", error: { code: -32600, message: expect.stringMatching(/Invalid Request/) } },
+      {
+        jsonrpc: "2.0",
+        id: "big-1",
+        error: { code: -32600, message: expect.stringMatching(/Invalid Request/) },
+      },
     ]);
   });
 
@@ -257,21 +266,26 @@ describe("Peer", () => {
 
   it("property: resolves the right promise whatever order responses arrive in", async () => {
     await fc.assert(
-      fc.asyncProperty(fc.integer({ min: 1, max: 40 }).chain((n) => fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n })), async (order) => {
-        const s = scriptedTransport();
-        const peer = createPeer(s.transport);
-        await peer.start();
-        const calls = order.map((_, i) => peer.request("echo", { i }));
-        await flush();
-        for (const i of order) {
-          const msg = s.sent[i] as { id: number; params: { i: number } };
-          s.inject({ jsonrpc: "2.0", id: msg.id, result: msg.params.i });
-        }
-        const results = await Promise.all(calls);
-        expect(results).toEqual(order.map((_, i) => i));
-        expect(peer.pendingCount).toBe(0);
-        await peer.close();
-      }),
+      fc.asyncProperty(
+        fc
+          .integer({ min: 1, max: 40 })
+          .chain((n) => fc.shuffledSubarray([...Array(n).keys()], { minLength: n, maxLength: n })),
+        async (order) => {
+          const s = scriptedTransport();
+          const peer = createPeer(s.transport);
+          await peer.start();
+          const calls = order.map((_, i) => peer.request("echo", { i }));
+          await flush();
+          for (const i of order) {
+            const msg = s.sent[i] as unknown as { id: number; params: { i: number } };
+            s.inject({ jsonrpc: "2.0", id: msg.id, result: msg.params.i });
+          }
+          const results = await Promise.all(calls);
+          expect(results).toEqual(order.map((_, i) => i));
+          expect(peer.pendingCount).toBe(0);
+          await peer.close();
+        },
+      ),
       { numRuns: 100 },
     );
   });

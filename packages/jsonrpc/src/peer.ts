@@ -9,6 +9,7 @@ import {
 } from "./errors.js";
 import { recoverIdFromHead } from "./line-framer.js";
 import {
+  classifyMessage,
   classifyValue,
   type JsonRpcId,
   type JsonRpcMessage,
@@ -16,7 +17,7 @@ import {
   type JsonRpcRequest,
   type ParsedMessage,
 } from "./messages.js";
-import type { MessageInfo, Transport } from "./transport.js";
+import type { MessageInfo, SendOptions, Transport } from "./transport.js";
 
 /** 60 s: the default timeout of a request. */
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
@@ -139,13 +140,15 @@ interface Pending {
   timeout: number;
   deadline: number;
   resetOnProgress: boolean;
-  controller: AbortController;
+  controller: AbortController | undefined;
   cleanup: () => void;
 }
 
 function checkTimeout(name: string, value: number): void {
   if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
-    throw new RangeError(`${name} must be a positive number of milliseconds or Infinity, got ${String(value)}`);
+    throw new RangeError(
+      `${name} must be a positive number of milliseconds or Infinity, got ${String(value)}`,
+    );
   }
 }
 
@@ -167,7 +170,8 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
   const concurrency = options.concurrency ?? Number.POSITIVE_INFINITY;
   if (!(concurrency >= 1)) throw new RangeError(`concurrency must be at least 1, got ${String(concurrency)}`);
   const cancelMethod = options.cancelMethod === undefined ? "notifications/cancelled" : options.cancelMethod;
-  const progressMethod = options.progressMethod === undefined ? "notifications/progress" : options.progressMethod;
+  const progressMethod =
+    options.progressMethod === undefined ? "notifications/progress" : options.progressMethod;
   const onError = options.onError ?? (() => {});
 
   const requestHandlers = new Map<string, RequestHandler>();
@@ -223,10 +227,13 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
     }
     entry.timer = setTimeout(
       () => {
-        const error = new TimeoutError(`Request ${String(id)} timed out after ${entry.timeout} ms`, entry.timeout);
+        const error = new TimeoutError(
+          `Request ${String(id)} timed out after ${entry.timeout} ms`,
+          entry.timeout,
+        );
         settle(id, entry, undefined, error);
         sendCancel(id, error);
-        entry.controller.abort(error);
+        entry.controller?.abort(error);
       },
       Math.max(0, wait),
     );
@@ -297,15 +304,19 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
       outParams = { ...base, _meta: { ...meta, progressToken: id } };
     }
     const message: JsonRpcRequest =
-      outParams === undefined ? { jsonrpc: "2.0", id, method } : { jsonrpc: "2.0", id, method, params: outParams };
-    const controller = new AbortController();
+      outParams === undefined
+        ? { jsonrpc: "2.0", id, method }
+        : { jsonrpc: "2.0", id, method, params: outParams };
+    // Only a transport with a stream per request needs a signal to close it; elsewhere the cancel
+    // notification does the job, and an AbortController per call is measurable on the hot path.
+    const controller = transport.traits.perRequestStream ? new AbortController() : undefined;
     const signal = opts.signal;
     return new Promise<unknown>((resolve, reject) => {
       const onAbort = () => {
         const reason = signal!.reason;
         settle(id, entry, undefined, reason);
         sendCancel(id, reason);
-        controller.abort(reason);
+        controller?.abort(reason);
       };
       const entry: Pending = {
         resolve,
@@ -321,10 +332,10 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
       pending.set(id, entry);
       signal?.addEventListener("abort", onAbort, { once: true });
       armTimer(id, entry);
-      const sendOptions =
-        opts.relatedRequestId === undefined
-          ? { signal: controller.signal }
-          : { signal: controller.signal, relatedRequestId: opts.relatedRequestId };
+      let sendOptions: SendOptions | undefined;
+      if (controller) sendOptions = { signal: controller.signal };
+      if (opts.relatedRequestId !== undefined)
+        sendOptions = { ...sendOptions, relatedRequestId: opts.relatedRequestId };
       transport.send(message, sendOptions).catch((error: unknown) => {
         const failure =
           error instanceof ConnectionClosedError || error instanceof TransportError
@@ -377,7 +388,11 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
       finish(id, controller, undefined, error);
       return;
     }
-    if (outcome !== null && typeof outcome === "object" && typeof (outcome as Promise<unknown>).then === "function") {
+    if (
+      outcome !== null &&
+      typeof outcome === "object" &&
+      typeof (outcome as Promise<unknown>).then === "function"
+    ) {
       (outcome as Promise<unknown>).then(
         (value) => finish(id, controller, value, undefined, true),
         (error: unknown) => finish(id, controller, undefined, error),
@@ -387,7 +402,13 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
     }
   }
 
-  function finish(id: JsonRpcId, controller: AbortController, value: unknown, error: unknown, ok = false): void {
+  function finish(
+    id: JsonRpcId,
+    controller: AbortController,
+    value: unknown,
+    error: unknown,
+    ok = false,
+  ): void {
     if (inbound.get(id) === controller) inbound.delete(id);
     // A cancelled request gets no answer; a closed peer can send none.
     if (controller.signal.aborted || isClosed) return;
@@ -491,7 +512,7 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
         onMessage(value, info) {
           // Fast path for the common case: one object, not a batch.
           if (!Array.isArray(value)) {
-            dispatch(classifyValue(value)[0]!, info);
+            dispatch(classifyMessage(value), info);
             return;
           }
           for (const parsed of classifyValue(value)) dispatch(parsed, info);
@@ -501,7 +522,10 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
             const id = recoverIdFromHead(error.head);
             const isRequest = error.head !== undefined && /"method"\s*:/.test(error.head);
             if (isRequest && id !== null) {
-              respondError(id, { code: ErrorCode.InvalidRequest, message: `Invalid Request: ${error.message}` });
+              respondError(id, {
+                code: ErrorCode.InvalidRequest,
+                message: `Invalid Request: ${error.message}`,
+              });
             } else if (id !== null && pending.has(id)) {
               // The answer to one of our requests was too large: fail that request, not the connection.
               settle(id, pending.get(id)!, undefined, error);

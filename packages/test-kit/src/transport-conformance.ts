@@ -66,12 +66,15 @@ export function transportConformance(
 
     it("round-trips a request and its result", async () => {
       const { client } = await connect();
-      await expect(client.request("echo", { hello: "world", n: 1 })).resolves.toEqual({ hello: "world", n: 1 });
+      await expect(client.request("echo", { hello: "world", n: 1 })).resolves.toEqual({
+        hello: "world",
+        n: 1,
+      });
     });
 
     it("keeps text intact: multibyte characters, escaped newlines, a 1 MiB string", async () => {
       const { client } = await connect();
-      const text = "héllo 🌍 ☃ line\nbreak \u2028 \"quoted\" \\ ";
+      const text = 'héllo 🌍 ☃ line\nbreak \u2028 "quoted" \\ ';
       const big = "x".repeat(1024 * 1024) + text;
       await expect(client.request("echo", { text, big })).resolves.toEqual({ text, big });
     });
@@ -82,7 +85,9 @@ export function transportConformance(
         await new Promise((r) => setTimeout(r, (params.n * 7) % 13));
         return { n: params.n };
       });
-      const results = await Promise.all(Array.from({ length: 100 }, (_, n) => client.request("delayed", { n })));
+      const results = await Promise.all(
+        Array.from({ length: 100 }, (_, n) => client.request("delayed", { n })),
+      );
       expect(results).toEqual(Array.from({ length: 100 }, (_, n) => ({ n })));
     });
 
@@ -110,7 +115,7 @@ export function transportConformance(
       server.onRequest("count", async (_params, ctx) => {
         for (let i = 1; i <= 5; i++) {
           await ctx.notify("notifications/progress", {
-            progressToken: ((_params as { _meta: { progressToken: number } })._meta.progressToken),
+            progressToken: (_params as { _meta: { progressToken: number } })._meta.progressToken,
             progress: i,
             total: 5,
           });
@@ -118,7 +123,11 @@ export function transportConformance(
         return { done: true };
       });
       const seen: number[] = [];
-      const result = await client.request("count", {}, { onProgress: (p: ProgressParams) => seen.push(p.progress) });
+      const result = await client.request(
+        "count",
+        {},
+        { onProgress: (p: ProgressParams) => seen.push(p.progress) },
+      );
       expect(result).toEqual({ done: true });
       expect(seen).toEqual([1, 2, 3, 4, 5]);
     });
@@ -153,18 +162,26 @@ export function transportConformance(
       const { client, server } = await connect();
       server.onRequest("hang", () => new Promise(() => {}));
       const calls = [client.request("hang", {}), client.request("hang", {})];
+      // Observe the outcomes now: a close that waits on real I/O must not leave rejections unhandled.
+      const outcomes = calls.map((call) =>
+        call.then(
+          () => "resolved",
+          (e: unknown) => e,
+        ),
+      );
       await new Promise((r) => setTimeout(r, 20));
       await client.close();
       await client.close();
-      for (const call of calls) await expect(call).rejects.toBeInstanceOf(ConnectionClosedError);
+      for (const outcome of await Promise.all(outcomes))
+        expect(outcome).toBeInstanceOf(ConnectionClosedError);
       await expect(client.request("echo", {})).rejects.toBeInstanceOf(ConnectionClosedError);
     });
 
     it("refuses a second start()", async () => {
       const { pair } = await connect();
-      await expect(
-        pair.client.start({ onMessage() {}, onInvalid() {}, onClose() {} }),
-      ).rejects.toThrow(/start/);
+      await expect(pair.client.start({ onMessage() {}, onInvalid() {}, onClose() {} })).rejects.toThrow(
+        /start/,
+      );
     });
 
     if (serverRequests) {
