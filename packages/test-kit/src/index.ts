@@ -1,3 +1,4 @@
+export { bundleFixture } from "./fixtures.js";
 export {
   type TransportConformanceOptions,
   type TransportPair,

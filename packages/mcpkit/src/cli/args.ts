@@ -1,0 +1,236 @@
+/** The commands of the `mcpkit` CLI. */
+export const COMMANDS = [
+  "inspect",
+  "tools",
+  "resources",
+  "templates",
+  "prompts",
+  "call",
+  "read",
+  "prompt",
+] as const;
+export type Command = (typeof COMMANDS)[number];
+
+/** Where the CLI connects: a URL, a command line, or a server of an `mcpServers` config file. */
+export type CliTarget =
+  | { kind: "url"; url: string }
+  | { kind: "command"; command: string; args: string[] }
+  | { kind: "config"; file: string; server: string };
+
+/** A parsed command line. */
+export interface CliArgs {
+  command: Command | "help" | "version";
+  /** The command a `--help` asks about, if any. */
+  helpFor?: Command;
+  target?: CliTarget;
+  /** `call`: the tool; `read`: the URI; `prompt`: the prompt name. */
+  name?: string;
+  /** `--arg k=v` pairs, in order. */
+  pairs: Array<[string, string]>;
+  /** `--json '{…}'` arguments object for `call` / `prompt`. */
+  jsonArgs?: Record<string, unknown>;
+  /** `--json` with no object after it: machine-readable output. */
+  json: boolean;
+  verbose: boolean;
+  headers: Record<string, string>;
+  bearerToken?: string;
+  timeout?: number;
+}
+
+/** A command line the CLI cannot act on; its message is the one line the user sees. */
+export class UsageError extends Error {
+  override name = "UsageError";
+}
+
+const NEEDS_NAME: Partial<Record<Command, string>> = { call: "<tool>", read: "<uri>", prompt: "<name>" };
+
+/**
+ * Parses `mcpkit <command> [options] <target> [name]`. The target is a URL, `--config FILE --server
+ * NAME`, or everything after `--` (a command and its arguments). Pure: no I/O.
+ * @throws UsageError with a one-line message.
+ */
+export function parseArgs(argv: readonly string[]): CliArgs {
+  const out: CliArgs = { command: "help", pairs: [], json: false, verbose: false, headers: {} };
+  const dashdash = argv.indexOf("--");
+  const head = dashdash === -1 ? [...argv] : argv.slice(0, dashdash);
+  const tail = dashdash === -1 ? [] : argv.slice(dashdash + 1);
+  const positionals: string[] = [];
+  let help = false;
+  let configFile: string | undefined;
+  let configServer: string | undefined;
+
+  for (let i = 0; i < head.length; i++) {
+    const token = head[i]!;
+    const value = (flag: string): string => {
+      const v = head[++i];
+      if (v === undefined) throw new UsageError(`${flag} needs a value`);
+      return v;
+    };
+    switch (token) {
+      case "-h":
+      case "--help":
+        help = true;
+        break;
+      case "-V":
+      case "--version":
+        out.command = "version";
+        return out;
+      case "-v":
+      case "--verbose":
+        out.verbose = true;
+        break;
+      case "--json": {
+        // `--json '{…}'` carries arguments; a bare `--json` asks for machine-readable output.
+        const next = head[i + 1];
+        if (next?.trimStart().startsWith("{")) {
+          i++;
+          try {
+            const parsed: unknown = JSON.parse(next);
+            if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
+              throw new Error("not an object");
+            out.jsonArgs = parsed as Record<string, unknown>;
+          } catch {
+            throw new UsageError(`--json expects a JSON object, got ${next}`);
+          }
+        } else {
+          out.json = true;
+        }
+        break;
+      }
+      case "-a":
+      case "--arg": {
+        const pair = value(token);
+        const eq = pair.indexOf("=");
+        if (eq <= 0) throw new UsageError(`--arg expects key=value, got ${pair}`);
+        out.pairs.push([pair.slice(0, eq), pair.slice(eq + 1)]);
+        break;
+      }
+      case "-H":
+      case "--header": {
+        const header = value(token);
+        const colon = header.indexOf(":");
+        if (colon <= 0) throw new UsageError(`--header expects "Name: value", got ${header}`);
+        out.headers[header.slice(0, colon).trim()] = header.slice(colon + 1).trim();
+        break;
+      }
+      case "--bearer-token":
+        out.bearerToken = value(token);
+        break;
+      case "--timeout": {
+        const raw = value(token);
+        const ms = Number(raw);
+        if (!(ms > 0))
+          throw new UsageError(`--timeout expects a positive number of milliseconds, got ${raw}`);
+        out.timeout = ms;
+        break;
+      }
+      case "--config":
+        configFile = value(token);
+        break;
+      case "--server":
+        configServer = value(token);
+        break;
+      default:
+        if (token.startsWith("-")) throw new UsageError(`unknown option ${token} (see mcpkit --help)`);
+        positionals.push(token);
+    }
+  }
+
+  const command = positionals.shift();
+  if (command === undefined || command === "help") {
+    out.command = "help";
+    const about = positionals[0];
+    if (about && (COMMANDS as readonly string[]).includes(about)) out.helpFor = about as Command;
+    return out;
+  }
+  if (!(COMMANDS as readonly string[]).includes(command)) {
+    throw new UsageError(`unknown command "${command}" (one of: ${COMMANDS.join(", ")})`);
+  }
+  out.command = command as Command;
+  if (help) {
+    out.helpFor = out.command;
+    out.command = "help";
+    return out;
+  }
+
+  if (configFile !== undefined || configServer !== undefined) {
+    if (configFile === undefined) throw new UsageError("--server needs --config FILE");
+    if (configServer === undefined) throw new UsageError("--config needs --server NAME");
+    out.target = { kind: "config", file: configFile, server: configServer };
+  } else if (tail.length > 0) {
+    out.target = { kind: "command", command: tail[0]!, args: tail.slice(1) };
+  } else {
+    const url = positionals.shift();
+    if (url === undefined) {
+      throw new UsageError(
+        `${command} needs a target: a URL, -- command args…, or --config FILE --server NAME`,
+      );
+    }
+    if (!/^https?:\/\//i.test(url))
+      throw new UsageError(`target must be an http(s) URL or follow --, got ${url}`);
+    out.target = { kind: "url", url };
+  }
+
+  const needs = NEEDS_NAME[out.command as Command];
+  if (needs) {
+    const name = positionals.shift();
+    if (name === undefined) throw new UsageError(`${command} needs ${needs}`);
+    out.name = name;
+  }
+  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  return out;
+}
+
+/**
+ * Turns `--arg k=v` pairs into an arguments object, coercing each value to the type the tool's input
+ * schema gives that property (number, integer, boolean, object, array; strings stay as they are).
+ * Without a schema, values that look like JSON numbers, booleans, null, objects or arrays are parsed.
+ */
+export function coerceArgs(
+  pairs: ReadonlyArray<[string, string]>,
+  schema?: { properties?: Record<string, { type?: unknown }> },
+): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, raw] of pairs) {
+    const declared = schema?.properties?.[key]?.type;
+    const type = Array.isArray(declared) ? declared.find((t) => t !== "null") : declared;
+    out[key] = coerce(key, raw, typeof type === "string" ? type : undefined);
+  }
+  return out;
+}
+
+function coerce(key: string, raw: string, type: string | undefined): unknown {
+  switch (type) {
+    case "string":
+      return raw;
+    case "number":
+    case "integer": {
+      const n = Number(raw);
+      if (raw.trim() === "" || Number.isNaN(n))
+        throw new UsageError(`--arg ${key} expects a number, got ${raw}`);
+      if (type === "integer" && !Number.isInteger(n))
+        throw new UsageError(`--arg ${key} expects an integer, got ${raw}`);
+      return n;
+    }
+    case "boolean":
+      if (raw === "true") return true;
+      if (raw === "false") return false;
+      throw new UsageError(`--arg ${key} expects true or false, got ${raw}`);
+    case "object":
+    case "array":
+      try {
+        return JSON.parse(raw);
+      } catch {
+        throw new UsageError(`--arg ${key} expects JSON (${type}), got ${raw}`);
+      }
+    default:
+      if (/^(-?\d+(\.\d+)?([eE][+-]?\d+)?|true|false|null|[[{].*)$/s.test(raw)) {
+        try {
+          return JSON.parse(raw);
+        } catch {
+          return raw;
+        }
+      }
+      return raw;
+  }
+}

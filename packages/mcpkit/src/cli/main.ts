@@ -1,0 +1,283 @@
+import { readFile } from "node:fs/promises";
+import type { Client } from "@mcpkit/client";
+import { selectServer } from "../config.js";
+import { type ConnectTarget, type ConnectTargetOptions, connect } from "../connect.js";
+import { type CliArgs, type Command, coerceArgs, parseArgs, UsageError } from "./args.js";
+import { renderProgress } from "./progress.js";
+
+/** Where the CLI writes; a test passes its own. */
+export interface CliIo {
+  stdout: { write(text: string): unknown; isTTY?: boolean };
+  stderr: { write(text: string): unknown; isTTY?: boolean };
+  env: Record<string, string | undefined>;
+  cwd: string;
+}
+
+const HELP: Record<Command | "main", string> = {
+  main: `mcpkit — talk to any MCP server from the shell
+
+Usage: mcpkit <command> [options] <target> [name]
+
+Commands:
+  inspect <target>              server info, era, protocol version, capabilities and counts
+  tools <target>                list tools          resources <target>   list resources
+  templates <target>            list templates      prompts <target>     list prompts
+  call <target> <tool>          call a tool (--arg k=v … or --json '{…}')
+  read <target> <uri>           read a resource
+  prompt <target> <name>        get a prompt (--arg k=v …)
+
+Target:
+  http(s)://host/mcp            a Streamable HTTP endpoint (falls back to HTTP+SSE)
+  -- command args…              a server started as a child process over stdio (put it last)
+  --config FILE --server NAME   a server of an mcpServers / servers config file
+
+Options:
+  --json                        machine-readable output
+  -H, --header "Name: value"    HTTP header (repeatable)      --bearer-token TOKEN
+  --timeout MS                  per-request timeout           -v, --verbose  error detail
+  -h, --help                    help (also: mcpkit <command> --help)    -V, --version`,
+  inspect:
+    "mcpkit inspect <target> [--json]\n  Prints the server's name, version, era, protocol version, capabilities, instructions and the number of tools, resources, templates and prompts.",
+  tools: "mcpkit tools <target> [--json]\n  Lists the server's tools with their descriptions (all pages).",
+  resources: "mcpkit resources <target> [--json]\n  Lists the server's resources (all pages).",
+  templates: "mcpkit templates <target> [--json]\n  Lists the server's resource templates (all pages).",
+  prompts: "mcpkit prompts <target> [--json]\n  Lists the server's prompts and their arguments.",
+  call: "mcpkit call <target> <tool> [--arg key=value]… [--json '{…}'] [--json]\n  Calls a tool. --arg values are converted to the types of the tool's input schema. Progress is drawn on a terminal. Exits 1 when the tool reports an error.",
+  read: "mcpkit read <target> <uri> [--json]\n  Reads a resource and prints its text (binary contents are summarised).",
+  prompt:
+    "mcpkit prompt <target> <name> [--arg key=value]… [--json]\n  Gets a prompt with its arguments and prints its messages.",
+};
+
+function out(io: CliIo, text: string): void {
+  io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
+}
+
+async function resolveTarget(args: CliArgs, io: CliIo): Promise<[ConnectTarget, ConnectTargetOptions]> {
+  const options: ConnectTargetOptions = { stderr: args.verbose ? "inherit" : "ignore" };
+  if (Object.keys(args.headers).length > 0) options.headers = args.headers;
+  if (args.bearerToken !== undefined) options.bearerToken = args.bearerToken;
+  if (args.timeout !== undefined) options.requestTimeout = args.timeout;
+  const target = args.target!;
+  if (target.kind === "url") return [target.url, options];
+  if (target.kind === "command") return [{ command: target.command, args: target.args }, options];
+  const file = target.file.startsWith("/") ? target.file : `${io.cwd}/${target.file}`;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(await readFile(file, "utf8"));
+  } catch (error) {
+    throw new UsageError(`cannot read config ${target.file}: ${(error as Error).message}`);
+  }
+  const server = selectServer(parsed, target.server, io.env);
+  if ("url" in server) {
+    if (server.headers) options.headers = { ...server.headers, ...options.headers };
+    return [server.url, options];
+  }
+  return [
+    {
+      command: server.command,
+      args: server.args ?? [],
+      ...(server.env ? { env: server.env } : {}),
+      ...(server.cwd ? { cwd: server.cwd } : {}),
+    },
+    options,
+  ];
+}
+
+function table(rows: Array<[string, string]>): string {
+  if (rows.length === 0) return "(none)";
+  const width = Math.min(40, Math.max(...rows.map(([a]) => a.length)));
+  return rows.map(([a, b]) => (b ? `${a.padEnd(width)}  ${b.split("\n")[0]}` : a)).join("\n");
+}
+
+async function run(client: Client, args: CliArgs, io: CliIo): Promise<number> {
+  const caps = client.capabilities ?? {};
+  switch (args.command) {
+    case "inspect": {
+      const count = async (has: unknown, list: () => Promise<unknown[]>) => (has ? (await list()).length : 0);
+      const info = {
+        server: client.serverInfo,
+        era: client.era,
+        protocolVersion: client.protocolVersion,
+        capabilities: caps,
+        instructions: client.instructions,
+        counts: {
+          tools: await count(caps.tools, () => client.listTools()),
+          resources: await count(caps.resources, () => client.listResources()),
+          templates: await count(caps.resources, () => client.listResourceTemplates()),
+          prompts: await count(caps.prompts, () => client.listPrompts()),
+        },
+      };
+      if (args.json) out(io, JSON.stringify(info, null, 2));
+      else {
+        const s = info.server;
+        out(
+          io,
+          [
+            `server           ${s?.name ?? "?"} ${s?.version ?? ""}${s?.title ? ` (${s.title})` : ""}`,
+            `era              ${info.era}`,
+            `protocol         ${info.protocolVersion}`,
+            `capabilities     ${Object.keys(caps).join(", ") || "(none)"}`,
+            `tools            ${info.counts.tools}`,
+            `resources        ${info.counts.resources}`,
+            `templates        ${info.counts.templates}`,
+            `prompts          ${info.counts.prompts}`,
+            ...(info.instructions ? [`instructions     ${info.instructions.split("\n")[0]}`] : []),
+          ].join("\n"),
+        );
+      }
+      return 0;
+    }
+    case "tools": {
+      const tools = await client.listTools();
+      out(
+        io,
+        args.json ? JSON.stringify(tools, null, 2) : table(tools.map((t) => [t.name, t.description ?? ""])),
+      );
+      return 0;
+    }
+    case "resources": {
+      const items = await client.listResources();
+      out(io, args.json ? JSON.stringify(items, null, 2) : table(items.map((r) => [r.uri, r.name ?? ""])));
+      return 0;
+    }
+    case "templates": {
+      const items = await client.listResourceTemplates();
+      out(
+        io,
+        args.json ? JSON.stringify(items, null, 2) : table(items.map((r) => [r.uriTemplate, r.name ?? ""])),
+      );
+      return 0;
+    }
+    case "prompts": {
+      const items = await client.listPrompts();
+      out(
+        io,
+        args.json
+          ? JSON.stringify(items, null, 2)
+          : table(
+              items.map((p) => {
+                const params = (p.arguments ?? [])
+                  .map((a) => (a.required ? a.name : `${a.name}?`))
+                  .join(", ");
+                return [p.name, `${params ? `(${params}) ` : ""}${p.description ?? ""}`];
+              }),
+            ),
+      );
+      return 0;
+    }
+    case "call": {
+      const tools = await client.listTools();
+      const tool = tools.find((t) => t.name === args.name);
+      if (!tool) {
+        throw new UsageError(
+          `no tool "${args.name}" on this server (it has: ${tools.map((t) => t.name).join(", ") || "none"})`,
+        );
+      }
+      const callArgs = { ...coerceArgs(args.pairs, tool.inputSchema as never), ...args.jsonArgs };
+      const drawing = Boolean(io.stderr.isTTY) && !args.json;
+      const result = await client.callTool(tool.name, callArgs, {
+        onProgress: (p) => {
+          if (drawing) io.stderr.write(`\r${renderProgress(p)}\x1b[K`);
+        },
+      });
+      if (drawing) io.stderr.write("\r\x1b[K");
+      if (args.json)
+        out(
+          io,
+          JSON.stringify(
+            { content: result.parts, structuredContent: result.structured, isError: result.isError },
+            null,
+            2,
+          ),
+        );
+      else
+        out(
+          io,
+          result.content ||
+            (result.structured === undefined ? "" : JSON.stringify(result.structured, null, 2)),
+        );
+      return result.isError ? 1 : 0;
+    }
+    case "read": {
+      const result = await client.readResource(args.name!);
+      if (args.json) out(io, JSON.stringify(result, null, 2));
+      else {
+        for (const c of result.contents) {
+          if ("text" in c && typeof c.text === "string") out(io, c.text);
+          else
+            out(
+              io,
+              `[binary ${c.mimeType ?? "application/octet-stream"}, ${"blob" in c ? Math.floor((String(c.blob).length * 3) / 4) : 0} bytes: ${c.uri}]`,
+            );
+        }
+      }
+      return 0;
+    }
+    case "prompt": {
+      const prompts = await client.listPrompts();
+      const prompt = prompts.find((p) => p.name === args.name);
+      const promptArgs = Object.fromEntries([
+        ...args.pairs,
+        ...Object.entries(args.jsonArgs ?? {}).map(
+          ([k, v]) => [k, typeof v === "string" ? v : JSON.stringify(v)] as [string, string],
+        ),
+      ]);
+      if (!prompt) {
+        throw new UsageError(
+          `no prompt "${args.name}" on this server (it has: ${prompts.map((p) => p.name).join(", ") || "none"})`,
+        );
+      }
+      const result = await client.getPrompt(prompt.name, promptArgs);
+      if (args.json) out(io, JSON.stringify(result, null, 2));
+      else {
+        for (const m of result.messages) {
+          const c = m.content as { type: string; text?: string };
+          out(io, `${m.role}: ${c.type === "text" ? c.text : JSON.stringify(c)}`);
+        }
+      }
+      return 0;
+    }
+    default:
+      throw new UsageError(`nothing to do for ${args.command}`);
+  }
+}
+
+/**
+ * Runs the CLI with the given arguments (without `node` and the script). Resolves with the exit code:
+ * 0 success, 1 a failure (including a tool that reported an error), 2 a usage error. Never throws;
+ * errors are one readable line on stderr, `--verbose` adds the detail.
+ */
+export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  let args: CliArgs;
+  try {
+    args = parseArgs(argv);
+  } catch (error) {
+    io.stderr.write(`mcpkit: ${(error as Error).message}\n`);
+    return 2;
+  }
+  if (args.command === "version") {
+    out(io, "mcpkit 0.1.0");
+    return 0;
+  }
+  if (args.command === "help") {
+    out(io, HELP[args.helpFor ?? "main"]);
+    return 0;
+  }
+  let client: (Client & AsyncDisposable) | undefined;
+  try {
+    const [target, options] = await resolveTarget(args, io);
+    client = await connect(target, options);
+    return await run(client, args, io);
+  } catch (error) {
+    const e = error as Error & { code?: number; cause?: unknown };
+    const code = typeof e.code === "number" ? ` (${e.code})` : "";
+    io.stderr.write(`mcpkit: ${e.message}${code}\n`);
+    if (args.verbose) {
+      io.stderr.write(`${e.stack ?? ""}\n`);
+      if (e.cause) io.stderr.write(`caused by: ${String((e.cause as Error).stack ?? e.cause)}\n`);
+    }
+    return error instanceof UsageError ? 2 : 1;
+  } finally {
+    await client?.close().catch(() => {});
+  }
+}

@@ -1,0 +1,151 @@
+import { type Client, type ClientOptions, type ConnectOptions, createClient } from "@mcpkit/client";
+import type { Transport } from "@mcpkit/jsonrpc";
+import {
+  createSseClientTransport,
+  createStreamableHttpClientTransport,
+  type HttpAuthProvider,
+} from "@mcpkit/transport-http";
+import { type SpawnStdioTransportOptions, spawnStdioTransport } from "@mcpkit/transport-stdio";
+
+/** A server launched as a child process and spoken to over stdio. */
+export interface CommandTarget {
+  command: string;
+  args?: string[];
+  cwd?: string;
+  /** Added to the inherited environment (see `inheritEnv`). */
+  env?: Record<string, string | undefined>;
+}
+
+/**
+ * What {@link connect} reaches: a command line as an array (`["npx", "-y", "server"]`), a
+ * {@link CommandTarget}, a Streamable HTTP URL (string or URL), or a ready {@link Transport}.
+ */
+export type ConnectTarget = readonly string[] | CommandTarget | string | URL | Transport;
+
+/** Options of {@link connect}: the client's own options plus how to reach the target. */
+export interface ConnectTargetOptions
+  extends Partial<Omit<ClientOptions, "name" | "version">>,
+    ConnectOptions {
+  /** The client's name in `clientInfo`. Default `mcpkit`. */
+  name?: string;
+  version?: string;
+  /** HTTP: headers on every request. */
+  headers?: Record<string, string>;
+  /** HTTP: sent as `Authorization: Bearer <token>`. */
+  bearerToken?: string;
+  /** HTTP: an OAuth provider (see `@mcpkit/auth`). */
+  authProvider?: HttpAuthProvider;
+  /** HTTP: a fetch to use instead of the global one. */
+  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /** stdio: where the child's stderr goes. Default `inherit`. */
+  stderr?: SpawnStdioTransportOptions["stderr"];
+  /** stdio: pass the parent's environment to the child (default true). */
+  inheritEnv?: boolean;
+}
+
+/** A connected client that also closes itself at the end of an `await using` scope. */
+export type ScopedClient = Client & AsyncDisposable;
+
+function isTransport(value: unknown): value is Transport {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as Transport).start === "function" &&
+    typeof (value as Transport).send === "function"
+  );
+}
+
+const VERSION = "0.1.0";
+
+/**
+ * Connects to an MCP server and returns a ready client: picks the transport from the target, negotiates
+ * the protocol era (modern `server/discover` first, then legacy `initialize`, then — over HTTP — the
+ * 2024-11-05 HTTP+SSE transport), and lists nothing until asked. A spawned server is respawned on the
+ * next call after a crash when `autoRespawn` is set.
+ *
+ * ```ts
+ * await using client = await connect(["node", "server.js"]);
+ * console.log(await client.listTools());
+ * ```
+ * @throws when the server cannot be reached or the handshake fails; nothing is left running then.
+ */
+export async function connect(
+  target: ConnectTarget,
+  options: ConnectTargetOptions = {},
+): Promise<ScopedClient> {
+  const {
+    headers,
+    bearerToken,
+    authProvider,
+    fetch,
+    stderr,
+    inheritEnv,
+    serverKey,
+    signal: _signal,
+    name = "mcpkit",
+    version = VERSION,
+    ...clientOptions
+  } = options;
+  const client = createClient({ ...clientOptions, name, version } as ClientOptions);
+  const signal = options.signal;
+  const withSignal = signal ? { signal } : {};
+
+  if (isTransport(target)) {
+    await client.connect(target, { ...withSignal, ...(serverKey === undefined ? {} : { serverKey }) });
+  } else if (typeof target === "string" || target instanceof URL) {
+    const url = new URL(String(target));
+    const allHeaders: Record<string, string> = { ...headers };
+    if (bearerToken !== undefined) allHeaders.Authorization = `Bearer ${bearerToken}`;
+    const base = {
+      url,
+      headers: allHeaders,
+      ...(fetch ? { fetch } : {}),
+      ...(authProvider ? { authProvider } : {}),
+    };
+    await client.connect(
+      {
+        modern: () => createStreamableHttpClientTransport({ ...base, era: "modern" }),
+        legacy: () => createStreamableHttpClientTransport({ ...base, era: "legacy" }),
+        sse: () => createSseClientTransport(base),
+      },
+      { ...withSignal, serverKey: serverKey ?? url.origin + url.pathname },
+    );
+  } else {
+    const spec: CommandTarget = Array.isArray(target)
+      ? { command: (target as readonly string[])[0] ?? "", args: (target as readonly string[]).slice(1) }
+      : (target as CommandTarget);
+    if (!spec.command) throw new TypeError("connect() was given an empty command");
+    const spawnOptions: SpawnStdioTransportOptions = {
+      command: spec.command,
+      args: spec.args ?? [],
+      stderr: stderr ?? "inherit",
+      ...(spec.cwd === undefined ? {} : { cwd: spec.cwd }),
+      ...(spec.env === undefined ? {} : { env: spec.env }),
+      ...(inheritEnv === undefined ? {} : { inheritEnv }),
+    };
+    await client.connect(() => spawnStdioTransport(spawnOptions), {
+      ...withSignal,
+      serverKey: serverKey ?? [spec.command, ...(spec.args ?? [])].join(" "),
+    });
+  }
+  const scoped = client as ScopedClient;
+  scoped[Symbol.asyncDispose] = () => client.close();
+  return scoped;
+}
+
+/**
+ * Connects, runs `fn` with the client, and closes the client whatever happens — the scoped form for
+ * code that cannot use `await using`.
+ */
+export async function withClient<T>(
+  target: ConnectTarget,
+  fn: (client: Client) => Promise<T> | T,
+  options?: ConnectTargetOptions,
+): Promise<T> {
+  const client = await connect(target, options);
+  try {
+    return await fn(client);
+  } finally {
+    await client.close();
+  }
+}

@@ -1,0 +1,19 @@
+import { defineConfig } from "tsup";
+
+export default defineConfig([
+  {
+    entry: ["src/index.ts"],
+    format: ["esm", "cjs"],
+    dts: true,
+    clean: true,
+    target: "node20",
+    sourcemap: true,
+  },
+  {
+    // The CLI: ESM only, with its shebang kept.
+    entry: ["src/bin.ts"],
+    format: ["esm"],
+    target: "node20",
+    sourcemap: true,
+  },
+]);
