@@ -1,0 +1,50 @@
+import { type JsonRpcErrorObject, TransportError } from "@mcpkit/jsonrpc";
+
+/**
+ * The server answered a POST with an HTTP error status whose body is NOT a JSON-RPC error response
+ * for the message (an empty body, HTML, plain text, or a JSON-RPC error for a notification). Local:
+ * it never crosses the wire. A request whose send fails this way rejects with it (the peer passes
+ * a `TransportError` through unchanged).
+ *
+ * A 4xx/5xx whose body IS a JSON-RPC error response is not an `HttpError`: the client transport
+ * delivers that body as the request's error response, so the request rejects with a
+ * `JsonRpcError` carrying the server's code. A dual-era client tells the two apart this way
+ * (SPEC.md §3.4: a recognized modern error means "modern"; an empty or unrecognized 400 means
+ * "fall back").
+ */
+export class HttpError extends TransportError {
+  override name = "HttpError";
+  /** The HTTP status code. */
+  readonly status: number;
+  readonly statusText: string;
+  /** The response body as text (at most 64 KiB of it). */
+  readonly body: string;
+  /** The JSON-RPC error object found in the body, if any (only set where it was not delivered as a response). */
+  readonly error: JsonRpcErrorObject | undefined;
+
+  constructor(status: number, statusText: string, body: string, error?: JsonRpcErrorObject) {
+    super(`HTTP ${status}${statusText ? ` ${statusText}` : ""}`);
+    this.status = status;
+    this.statusText = statusText;
+    this.body = body;
+    this.error = error;
+  }
+}
+
+/**
+ * The server answered 404 to a request that carried a legacy `Mcp-Session-Id`: the session ended
+ * (deleted, expired, or the server restarted). The transport forgets the session id, so the next
+ * `initialize` starts a new session on the same transport; the client should re-initialize once.
+ * Local; never crosses the wire.
+ * @see SPEC.md §4.8 Sessions
+ */
+export class SessionExpiredError extends TransportError {
+  override name = "SessionExpiredError";
+  /** The session id the server no longer knows. */
+  readonly sessionId: string;
+
+  constructor(sessionId: string) {
+    super(`The HTTP session ${sessionId} has expired or was terminated by the server`);
+    this.sessionId = sessionId;
+  }
+}

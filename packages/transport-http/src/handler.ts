@@ -1,0 +1,574 @@
+import { classifyValue, type JsonRpcId, type MessageInfo, type Transport } from "@mcpkit/jsonrpc";
+import {
+  DEFAULT_NEGOTIATED_HTTP_VERSION,
+  decodeHeaderValue,
+  Header,
+  isLegacyVersion,
+  isModernVersion,
+  MetaKey,
+  mcpNameFor,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@mcpkit/protocol";
+import { createInMemoryEventStore, type EventStore } from "./event-store.js";
+import {
+  accepts,
+  errorResponse,
+  hostAllowed,
+  isJsonContentType,
+  originAllowed,
+  randomId,
+} from "./internal/http-util.js";
+import { Session, type SessionSettings } from "./internal/legacy.js";
+import { ModernExchange, OneShotTransport } from "./internal/modern.js";
+import { SSE_HEADERS, SseConnection } from "./internal/sse-connection.js";
+
+/** 16 MiB: the default cap on a POST body. */
+export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
+
+/** What the handler tells the app about a new connection (legacy session) or request (modern). */
+export interface HttpConnectionInfo {
+  /** `legacy`: a session's transport, alive until DELETE or expiry. `modern`: one request's one-shot transport. */
+  era: "legacy" | "modern";
+  /** The legacy session id (issued on the initialize response). */
+  sessionId?: string;
+  /** The HTTP request that opened the session or carries the request. */
+  request: Request;
+}
+
+/**
+ * The `MessageInfo` of every inbound message the handler's transports deliver (the peer passes it to
+ * handlers as `ctx.info`).
+ */
+export interface HttpMessageInfo extends MessageInfo {
+  /** The request's headers (names are case-insensitive; `Mcp-Param-*` are left for the app to check). */
+  headers: Headers;
+  /** The HTTP request. */
+  httpRequest: Request;
+  /** The protocol version of the request: its `MCP-Protocol-Version` header (legacy default 2025-03-26). */
+  protocolVersion: string;
+  /** Legacy: the session id. */
+  sessionId?: string;
+  /** Verified token claims, when an auth verifier is configured (not set by this package yet). */
+  authInfo?: unknown;
+  /**
+   * Legacy requests: closes the request's SSE connection now (after its priming event), so the client
+   * reconnects with `Last-Event-ID` after the `retry` interval and receives the rest there (SEP-1699
+   * polling). The request goes on; nothing is lost.
+   */
+  closeSseStream?: () => void;
+}
+
+/** Options of {@link createStreamableHttpHandler}. */
+export interface StreamableHttpHandlerOptions {
+  /**
+   * Receives a transport for every new legacy session (an `initialize` POST without a session id) and
+   * for every modern request (a one-shot transport that carries exactly that message and closes itself
+   * once the response was sent or the client went away). Typically `(t) => server.connect(t)`.
+   * A throw answers the request with a generic 500.
+   */
+  connect(transport: Transport, info: HttpConnectionInfo): void | Promise<void>;
+  /** Which eras to serve. Default `"both"`. */
+  eras?: "both" | "modern" | "legacy";
+  /** Protocol versions accepted (default: every version mcpkit supports). */
+  supportedVersions?: readonly string[];
+  /** Origins allowed besides loopback ones (`http://localhost:*`, `127.0.0.1`, `[::1]`); `"*"` allows any. */
+  allowedOrigins?: readonly string[];
+  /**
+   * Host header values allowed (`name` for any port, or `name:port`); unset means no Host check. A
+   * server bound to loopback should pass the loopback names (the node `listen()` does).
+   */
+  allowedHosts?: readonly string[];
+  /** Cap on a POST body in bytes; larger ones get 413 before parsing. Default 16 MiB. */
+  maxBodyBytes?: number;
+  /** Where legacy SSE events are kept for resumption. Default: an in-memory store of 1000 events. */
+  eventStore?: EventStore;
+  /** A legacy session without requests or open streams for this long ends. Default 30 min; `Infinity` never. */
+  sessionIdleTimeout?: number;
+  /** Most legacy sessions at once; further `initialize` POSTs get 503. Default 10 000. */
+  maxSessions?: number;
+  /** Answer with a JSON body whenever the response is the only message (else SSE). Default false. */
+  preferJson?: boolean;
+  /** The `retry` (ms) sent in priming events of legacy streams. Default 1000. */
+  retryInterval?: number;
+  /** Interval (ms) of `: keep-alive` comments on open SSE streams; 0 disables. Default 15 000. */
+  keepAliveInterval?: number;
+  /** Internal failures (never sent to the peer): a throwing `connect`, an event store error. */
+  onError?: (error: Error) => void;
+}
+
+/** A Web-standard Streamable HTTP endpoint: hand it every request for the MCP path. */
+export interface StreamableHttpHandler {
+  /** Answers one HTTP request. Never rejects: internal failures become a generic 500. */
+  fetch(request: Request): Promise<Response>;
+  /** Ends every session and open stream; later requests get 503. Idempotent. */
+  close(): Promise<void>;
+  /** The body cap in bytes (adapters use it to stop reading early). */
+  readonly maxBodyBytes: number;
+  /** Legacy sessions alive now. */
+  readonly sessionCount: number;
+}
+
+type Era = "legacy" | "modern";
+
+class Rejection {
+  constructor(readonly response: Response) {}
+}
+
+function reject(
+  status: number,
+  code: number,
+  message: string,
+  id?: JsonRpcId | null,
+  data?: unknown,
+): Rejection {
+  return new Rejection(errorResponse(status, code, message, id, data));
+}
+
+const ALLOW = { allow: "GET, POST, DELETE" };
+
+/**
+ * Creates a Streamable HTTP handler serving both protocol eras on one endpoint, on any runtime with
+ * `Request`/`Response`/`ReadableStream`. POST carries one JSON-RPC message; GET opens a legacy
+ * session's standalone stream (405 when only the modern era is served); DELETE ends a legacy session.
+ *
+ * Checks, each answered with its status and a JSON-RPC error body (never exception text): a foreign
+ * `Origin` or disallowed `Host` → 403; `Accept` without both JSON and SSE → 406; non-JSON
+ * `Content-Type` → 415; body over `maxBodyBytes` → 413 (-32600, before parsing); bad JSON → 400
+ * (-32700). Legacy: missing session id → 400, unknown/ended session → 404, unsupported version → 400.
+ * Modern: missing/unsupported `MCP-Protocol-Version` → 400 -32022 with `{ supported, requested }`,
+ * missing `_meta` protocol version → 400 -32602, header ≠ `_meta` or `Mcp-Method`/`Mcp-Name` ≠ body
+ * → 400 -32020; the app's JSON error responses are mapped to statuses (-32601 → 404, …).
+ * @see SPEC.md §3.11 (2026-07-28) and §4.8 (legacy)
+ */
+export function createStreamableHttpHandler(options: StreamableHttpHandlerOptions): StreamableHttpHandler {
+  const eras = options.eras ?? "both";
+  const serveLegacy = eras !== "modern";
+  const serveModern = eras !== "legacy";
+  const supported = (options.supportedVersions ?? SUPPORTED_PROTOCOL_VERSIONS).filter(
+    (v) => (serveModern && isModernVersion(v)) || (serveLegacy && isLegacyVersion(v)),
+  );
+  const supportedModern: readonly string[] = supported.filter((v) => isModernVersion(v));
+  const supportedLegacy: readonly string[] = supported.filter((v) => isLegacyVersion(v));
+  const allowedOrigins = options.allowedOrigins ?? [];
+  const allowedHosts = options.allowedHosts;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
+  const maxSessions = options.maxSessions ?? 10_000;
+  const preferJson = options.preferJson ?? false;
+  const keepAliveInterval = options.keepAliveInterval ?? 15_000;
+  const onError = options.onError ?? (() => {});
+  const sessions = new Map<string, Session>();
+  const oneShots = new Set<OneShotTransport>();
+  let closed = false;
+
+  const settings: SessionSettings = {
+    store: options.eventStore ?? createInMemoryEventStore(),
+    retryInterval: options.retryInterval ?? 1000,
+    keepAliveInterval,
+    idleTimeout: options.sessionIdleTimeout ?? 30 * 60_000,
+    onError,
+    onEnd: (session) => {
+      if (sessions.get(session.id) === session) sessions.delete(session.id);
+    },
+  };
+
+  // DNS rebinding: a browser page on another origin can reach a loopback server; its Origin gives it away,
+  // and for a server bound to loopback a foreign Host does too (the conformance suite sends both).
+  function checkOrigin(request: Request): Rejection | undefined {
+    const origin = request.headers.get("origin");
+    if (origin !== null && !originAllowed(origin, allowedOrigins)) {
+      return reject(403, -32600, "Forbidden: origin not allowed");
+    }
+    if (allowedHosts !== undefined) {
+      const host = request.headers.get("host") ?? new URL(request.url).host;
+      if (!hostAllowed(host, allowedHosts)) return reject(403, -32600, "Forbidden: host not allowed");
+    }
+    return undefined;
+  }
+
+  async function readBody(request: Request): Promise<string | Rejection> {
+    const tooLarge = () => reject(413, -32600, `Request body exceeds ${maxBodyBytes} bytes`);
+    const length = request.headers.get("content-length");
+    if (length !== null && Number(length) > maxBodyBytes) return tooLarge();
+    if (request.body === null) return "";
+    if (length !== null) {
+      // A declared length within the cap: the runtime reads it in one go, cheaper than chunk by chunk.
+      const text = await request.text();
+      // The header could lie about a multi-byte body; count what arrived.
+      return text.length > maxBodyBytes || new TextEncoder().encode(text).length > maxBodyBytes
+        ? tooLarge()
+        : text;
+    }
+    const reader = request.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBodyBytes) {
+        await reader.cancel().catch(() => {});
+        return tooLarge();
+      }
+      chunks.push(value);
+    }
+    const decoder = new TextDecoder();
+    let text = "";
+    for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+    return text + decoder.decode();
+  }
+
+  function legacyVersion(request: Request): string | Rejection {
+    const header = request.headers.get(Header.ProtocolVersion)?.trim();
+    if (header === undefined || header === "") return DEFAULT_NEGOTIATED_HTTP_VERSION;
+    if (!supportedLegacy.includes(header)) {
+      return reject(400, -32600, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(header)}`);
+    }
+    return header;
+  }
+
+  function findSession(request: Request): Session | Rejection {
+    const sessionId = request.headers.get(Header.SessionId);
+    if (sessionId === null || sessionId === "") {
+      return reject(400, -32600, "Bad Request: Mcp-Session-Id header is required");
+    }
+    const session = sessions.get(sessionId);
+    if (!session || session.ended) return reject(404, -32600, "Session not found");
+    return session;
+  }
+
+  async function handlePost(request: Request): Promise<Response> {
+    const accept = request.headers.get("accept");
+    if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
+      return errorResponse(
+        406,
+        -32600,
+        "Not Acceptable: Accept must allow application/json and text/event-stream",
+      );
+    }
+    if (!isJsonContentType(request.headers.get("content-type"))) {
+      return errorResponse(415, -32600, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    const body = await readBody(request);
+    if (body instanceof Rejection) return body.response;
+    let value: unknown;
+    try {
+      value = JSON.parse(body);
+    } catch {
+      return errorResponse(400, -32700, "Parse error");
+    }
+    if (Array.isArray(value)) {
+      // Batches existed only in 2025-03-26 and were removed in 2025-06-18.
+      return errorResponse(400, -32600, "Invalid Request: batches are not supported");
+    }
+    const parsed = classifyValue(value)[0]!;
+    if (parsed.kind === "invalid")
+      return errorResponse(400, parsed.error.code, parsed.error.message, parsed.id);
+    const era = chooseEra(request, value as Record<string, unknown>);
+    if (era instanceof Rejection) return era.response;
+    return era === "modern" ? handleModernPost(request, parsed) : handleLegacyPost(request, parsed);
+  }
+
+  function chooseEra(request: Request, message: Record<string, unknown>): Era | Rejection {
+    if (!serveLegacy) return "modern";
+    if (!serveModern) return "legacy";
+    if (request.headers.has(Header.SessionId)) return "legacy";
+    // Modern markers win even for `initialize`: a 2026-07-28 request for it must get 404 -32601.
+    const header = request.headers.get(Header.ProtocolVersion)?.trim();
+    if (header !== undefined && header !== "" && !isLegacyVersion(header)) return "modern";
+    const params = message.params as { _meta?: Record<string, unknown> } | undefined;
+    if (params?._meta?.[MetaKey.ProtocolVersion] !== undefined) return "modern";
+    // Otherwise legacy: `initialize` opens a session, anything else gets 400 (session required).
+    return "legacy";
+  }
+
+  async function handleLegacyPost(
+    request: Request,
+    parsed: Exclude<ReturnType<typeof classifyValue>[number], { kind: "invalid" }>,
+  ): Promise<Response> {
+    const message = parsed.message;
+    if (
+      parsed.kind === "request" &&
+      parsed.message.method === "initialize" &&
+      !request.headers.has(Header.SessionId)
+    ) {
+      return initialize(request, parsed.message as { id: JsonRpcId; method: string; params?: unknown });
+    }
+    const session = findSession(request);
+    if (session instanceof Rejection) return session.response;
+    const version = legacyVersion(request);
+    if (version instanceof Rejection) return version.response;
+    session.protocolVersion = version;
+    session.touch();
+    const info: HttpMessageInfo = {
+      headers: request.headers,
+      httpRequest: request,
+      protocolVersion: version,
+      sessionId: session.id,
+    };
+    if (parsed.kind !== "request") {
+      if (parsed.kind === "notification" && parsed.message.method === "notifications/cancelled") {
+        // The app answers a cancelled request with nothing: its stream ends here.
+        const requestId = (parsed.message.params as { requestId?: JsonRpcId } | undefined)?.requestId;
+        if (requestId !== undefined) queueMicrotask(() => session.exchange(requestId)?.end());
+      }
+      session.transport.deliver(message, info);
+      return new Response(null, { status: 202 });
+    }
+    const id = parsed.message.id;
+    // Without preferJson the SSE stream opens at once, so the priming event reaches the client before
+    // anything can go wrong and the request is resumable from its first moment.
+    const exchange = session.openExchange(id, {
+      lazy: preferJson,
+      preferJson,
+      priming: version >= "2025-11-25",
+      initialize: false,
+    });
+    info.closeSseStream = () => exchange.closeConnection();
+    watchClient(request, () => exchange.clientGone());
+    session.transport.deliver(message, info);
+    return exchange.response;
+  }
+
+  async function initialize(
+    request: Request,
+    message: { id: JsonRpcId; method: string; params?: unknown },
+  ): Promise<Response> {
+    const header = request.headers.get(Header.ProtocolVersion)?.trim();
+    if (header !== undefined && header !== "" && !supported.includes(header)) {
+      return errorResponse(
+        400,
+        -32600,
+        `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(header)}`,
+        message.id,
+      );
+    }
+    if (sessions.size >= maxSessions) return errorResponse(503, -32600, "Too many sessions", message.id);
+    const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+    const version = typeof requested === "string" ? requested : DEFAULT_NEGOTIATED_HTTP_VERSION;
+    // The session exists before the app answers, so the app's connect() can see its id; it is dropped again
+    // when initialize fails (onInitializeFailed below).
+    const session = new Session(randomId(), settings, version);
+    sessions.set(session.id, session);
+    try {
+      await options.connect(session.transport, { era: "legacy", sessionId: session.id, request });
+    } catch (error) {
+      onError(error instanceof Error ? error : new Error(String(error)));
+      session.terminate();
+      return errorResponse(500, -32603, "Internal error", message.id);
+    }
+    // Lazy: the session id header may only go out on a successful initialize answer.
+    const exchange = session.openExchange(message.id, {
+      lazy: true,
+      preferJson,
+      priming: version >= "2025-11-25",
+      initialize: true,
+    });
+    exchange.headers = { [Header.SessionId]: session.id };
+    exchange.onInitializeFailed = () => queueMicrotask(() => session.terminate());
+    watchClient(request, () => exchange.clientGone());
+    const info: HttpMessageInfo = {
+      headers: request.headers,
+      httpRequest: request,
+      protocolVersion: version,
+      sessionId: session.id,
+      closeSseStream: () => exchange.closeConnection(),
+    };
+    session.transport.deliver(message, info);
+    return exchange.response;
+  }
+
+  function checkModern(
+    request: Request,
+    parsed: Exclude<ReturnType<typeof classifyValue>[number], { kind: "invalid" }>,
+  ): string | Rejection {
+    const message = parsed.message as { id?: JsonRpcId; method?: string; params?: unknown };
+    const id = parsed.kind === "request" ? message.id : undefined;
+    const header = request.headers.get(Header.ProtocolVersion)?.trim();
+    const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+    const metaVersion = meta?.[MetaKey.ProtocolVersion];
+    if (header === undefined || header === "") {
+      if (metaVersion === undefined) {
+        // A legacy request (initialize) at a modern-only server: name the versions we speak.
+        const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
+        return reject(400, -32022, "Unsupported protocol version", id, {
+          supported: supportedModern,
+          requested: typeof asked === "string" ? asked : "",
+        });
+      }
+      return reject(400, -32020, "Header mismatch: the MCP-Protocol-Version header is required", id);
+    }
+    if (!supportedModern.includes(header)) {
+      return reject(400, -32022, `Unsupported protocol version: ${header}`, id, {
+        supported: supportedModern,
+        requested: header,
+      });
+    }
+    // Header rules for notification POSTs are undefined in 2026-07-28 (SPEC.md §8.9): only the version is checked.
+    if (parsed.kind !== "request") return header;
+    if (typeof metaVersion !== "string") {
+      return reject(400, -32602, `Invalid params: _meta["${MetaKey.ProtocolVersion}"] is required`, id);
+    }
+    if (metaVersion !== header) {
+      return reject(
+        400,
+        -32020,
+        `Header mismatch: MCP-Protocol-Version ${header} differs from _meta protocolVersion ${metaVersion}`,
+        id,
+      );
+    }
+    const method = request.headers.get(Header.Method)?.trim();
+    if (method === undefined)
+      return reject(400, -32020, "Header mismatch: the Mcp-Method header is required", id);
+    if (method !== message.method) {
+      return reject(400, -32020, "Header mismatch: Mcp-Method differs from the body's method", id);
+    }
+    const expectedName = mcpNameFor(message.method, message.params);
+    if (expectedName !== undefined) {
+      // Header values are compared after trimming optional whitespace (RFC 9110 §5.5) and decoding base64.
+      const raw = request.headers.get(Header.Name);
+      if (raw === null) return reject(400, -32020, "Header mismatch: the Mcp-Name header is required", id);
+      if (decodeHeaderValue(raw.trim()) !== expectedName) {
+        return reject(400, -32020, "Header mismatch: Mcp-Name differs from the body", id);
+      }
+    }
+    return header;
+  }
+
+  async function handleModernPost(
+    request: Request,
+    parsed: Exclude<ReturnType<typeof classifyValue>[number], { kind: "invalid" }>,
+  ): Promise<Response> {
+    const version = checkModern(request, parsed);
+    if (version instanceof Rejection) return version.response;
+    if (parsed.kind === "success" || parsed.kind === "error") {
+      return errorResponse(
+        400,
+        -32600,
+        "Invalid Request: clients do not send responses in this protocol version",
+      );
+    }
+    const abort = new AbortController();
+    const info: HttpMessageInfo = {
+      signal: abort.signal,
+      headers: request.headers,
+      httpRequest: request,
+      protocolVersion: version,
+    };
+    const exchange =
+      parsed.kind === "request"
+        ? new ModernExchange(parsed.message.id, preferJson, keepAliveInterval)
+        : undefined;
+    // One transport per request: the app keeps no state between modern requests, and the transport's
+    // close is the end of the request (response sent or client gone).
+    let transport!: OneShotTransport;
+    transport = new OneShotTransport(exchange, () => oneShots.delete(transport), abort);
+    oneShots.add(transport);
+    if (exchange) watchClient(request, () => exchange.clientGone());
+    try {
+      await options.connect(transport, { era: "modern", request });
+    } catch (error) {
+      onError(error instanceof Error ? error : new Error(String(error)));
+      await transport.close();
+      return errorResponse(500, -32603, "Internal error", exchange?.id);
+    }
+    transport.deliver(parsed.message, info);
+    if (!exchange) {
+      // A notification is delivered and done.
+      void transport.close();
+      return new Response(null, { status: 202 });
+    }
+    return exchange.response;
+  }
+
+  async function handleGet(request: Request): Promise<Response> {
+    if (!serveLegacy) return errorResponse(405, -32600, "Method not allowed", undefined, undefined, ALLOW);
+    if (!accepts(request.headers.get("accept"), "text/event-stream")) {
+      return errorResponse(406, -32600, "Not Acceptable: Accept must allow text/event-stream");
+    }
+    const session = findSession(request);
+    if (session instanceof Rejection) return session.response;
+    const version = legacyVersion(request);
+    if (version instanceof Rejection) return version.response;
+    session.touch();
+    const lastEventId = request.headers.get(Header.LastEventId)?.trim();
+    if (lastEventId) {
+      const streamId = await settings.store.streamIdOf(lastEventId);
+      // An id of another session (or an evicted one) resumes nothing: treat it as a fresh stream.
+      if (streamId !== undefined && session.owns(streamId)) {
+        const conn = new SseConnection(keepAliveInterval);
+        const live = session.liveStream(streamId);
+        if (live) {
+          void live.resume(conn, lastEventId).catch(onError);
+        } else {
+          // A finished stream: replay what the client missed, then end.
+          void Promise.resolve(
+            settings.store.replayEventsAfter(lastEventId, (eventId, message) => {
+              conn.writeRaw(`event: message\nid: ${eventId}\ndata: ${JSON.stringify(message)}\n\n`);
+            }),
+          )
+            .catch(onError)
+            .finally(() => conn.close());
+        }
+        return new Response(conn.stream, { status: 200, headers: SSE_HEADERS });
+      }
+    }
+    // One standalone stream per session: a second one would split messages unpredictably between them.
+    if (session.standalone.conn?.isOpen) {
+      return errorResponse(409, -32600, "Conflict: this session already has an open GET stream");
+    }
+    const conn = new SseConnection(keepAliveInterval);
+    session.standalone.attach(conn, version >= "2025-11-25");
+    return new Response(conn.stream, { status: 200, headers: SSE_HEADERS });
+  }
+
+  async function handleDelete(request: Request): Promise<Response> {
+    if (!serveLegacy) return errorResponse(405, -32600, "Method not allowed", undefined, undefined, ALLOW);
+    const session = findSession(request);
+    if (session instanceof Rejection) return session.response;
+    session.terminate();
+    return new Response(null, { status: 200 });
+  }
+
+  return {
+    maxBodyBytes,
+    get sessionCount() {
+      return sessions.size;
+    },
+    async fetch(request) {
+      try {
+        if (closed) return errorResponse(503, -32600, "Service unavailable: the server is shutting down");
+        const forbidden = checkOrigin(request);
+        if (forbidden) return forbidden.response;
+        switch (request.method) {
+          case "POST":
+            return await handlePost(request);
+          case "GET":
+            return await handleGet(request);
+          case "DELETE":
+            return await handleDelete(request);
+          default:
+            return errorResponse(405, -32600, "Method not allowed", undefined, undefined, ALLOW);
+        }
+      } catch (error) {
+        onError(error instanceof Error ? error : new Error(String(error)));
+        return errorResponse(500, -32603, "Internal error");
+      }
+    },
+    async close() {
+      if (closed) return;
+      closed = true;
+      for (const session of [...sessions.values()]) session.terminate();
+      for (const transport of [...oneShots]) await transport.close();
+    },
+  };
+}
+
+/** Calls `onGone` when the client aborts its request (the adapter aborts `request.signal` on disconnect). */
+function watchClient(request: Request, onGone: () => void): void {
+  const signal = request.signal;
+  if (signal.aborted) {
+    onGone();
+    return;
+  }
+  signal.addEventListener("abort", onGone, { once: true });
+}

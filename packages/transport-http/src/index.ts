@@ -1,0 +1,34 @@
+export {
+  createStreamableHttpClientTransport,
+  type HttpAuthProvider,
+  type ReconnectOptions,
+  type StreamableHttpClientTransport,
+  type StreamableHttpClientTransportOptions,
+} from "./client.js";
+export { HttpError, SessionExpiredError } from "./errors.js";
+export {
+  createInMemoryEventStore,
+  type EventStore,
+  type InMemoryEventStoreOptions,
+} from "./event-store.js";
+export {
+  createStreamableHttpHandler,
+  DEFAULT_MAX_BODY_BYTES,
+  type HttpConnectionInfo,
+  type HttpMessageInfo,
+  type StreamableHttpHandler,
+  type StreamableHttpHandlerOptions,
+} from "./handler.js";
+export {
+  createSseClientTransport,
+  type SseClientTransport,
+  type SseClientTransportOptions,
+} from "./sse-client.js";
+export {
+  createSseParser,
+  formatSseEvent,
+  type SseEvent,
+  type SseEventInit,
+  type SseParser,
+  type SseParserOptions,
+} from "./sse-parser.js";

@@ -1,0 +1,386 @@
+import {
+  ConnectionClosedError,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type SendOptions,
+  type TransportTraits,
+} from "@mcpkit/jsonrpc";
+import type { EventStore } from "../event-store.js";
+import { jsonResponse, unrefTimer } from "./http-util.js";
+import { InboundTransport } from "./inbound-transport.js";
+import { SSE_HEADERS, SseConnection } from "./sse-connection.js";
+
+/** Most messages kept for a standalone stream while no GET is connected. */
+const MAX_UNDELIVERED = 1000;
+
+function messageEvent(eventId: string, json: string): string {
+  return `event: message\nid: ${eventId}\ndata: ${json}\n\n`;
+}
+
+/** Settings a session takes from the handler. */
+export interface SessionSettings {
+  store: EventStore;
+  retryInterval: number;
+  keepAliveInterval: number;
+  idleTimeout: number;
+  onError: (error: Error) => void;
+  onEnd: (session: Session) => void;
+}
+
+/**
+ * One resumable SSE stream of a legacy session: every event is stored before it is written, the live
+ * connection may come and go (SEP-1699 polling, a dropped network), and a GET with `Last-Event-ID`
+ * replays what was missed and carries on.
+ */
+export class LegacyStream {
+  conn: SseConnection | undefined;
+  /** Set once the stream's last message (its request's response) was emitted. */
+  done = false;
+  private replaying: Array<[string, string]> | undefined;
+  private tail: Promise<void> | undefined;
+  private undelivered: string[] | undefined;
+
+  constructor(
+    readonly id: string,
+    private readonly session: Session,
+    standalone: boolean,
+  ) {
+    if (standalone) this.undelivered = [];
+  }
+
+  /** Runs store-then-write steps in order, synchronously while the store answers synchronously. */
+  private enqueue(step: () => void | Promise<void>): void {
+    const run = () => {
+      try {
+        return step();
+      } catch (error) {
+        this.session.settings.onError(error as Error);
+      }
+    };
+    if (this.tail === undefined) {
+      const result = run();
+      if (result instanceof Promise) {
+        const next: Promise<void> = result
+          .catch((error: unknown) => this.session.settings.onError(error as Error))
+          .finally(() => {
+            if (this.tail === next) this.tail = undefined;
+          });
+        this.tail = next;
+      }
+      return;
+    }
+    const next: Promise<void> = this.tail
+      .then(run)
+      .catch((error: unknown) => this.session.settings.onError(error as Error))
+      .finally(() => {
+        if (this.tail === next) this.tail = undefined;
+      });
+    this.tail = next;
+  }
+
+  /** Attaches a fresh connection and writes the priming event (an id, `retry`, empty data). */
+  attach(conn: SseConnection, priming: boolean): void {
+    this.setConn(conn);
+    if (priming) {
+      const { store, retryInterval } = this.session.settings;
+      this.enqueue(() => {
+        const id = store.storeEvent(this.id, null);
+        const write = (eventId: string) =>
+          conn.writeRaw(`id: ${eventId}\nretry: ${retryInterval}\ndata: \n\n`);
+        if (typeof id === "string") write(id);
+        else return id.then(write).then(() => {});
+      });
+    }
+    if (this.undelivered && this.undelivered.length > 0) {
+      const pending = this.undelivered;
+      this.undelivered = [];
+      this.enqueue(() => {
+        for (const text of pending) conn.writeRaw(text);
+      });
+    }
+  }
+
+  private setConn(conn: SseConnection): void {
+    const old = this.conn;
+    this.conn = conn;
+    if (old && old !== conn) old.close();
+    conn.onEnd(() => {
+      if (this.conn === conn) this.conn = undefined;
+      this.session.touch();
+    });
+  }
+
+  /** Stores and writes one message; `last` marks the response that completes the stream. */
+  send(message: JsonRpcMessage, last: boolean): void {
+    const json = JSON.stringify(message);
+    const { store } = this.session.settings;
+    this.enqueue(() => {
+      const id = store.storeEvent(this.id, message);
+      if (typeof id === "string") this.emit(id, json, last);
+      else return id.then((eventId) => this.emit(eventId, json, last));
+    });
+  }
+
+  private emit(eventId: string, json: string, last: boolean): void {
+    const text = messageEvent(eventId, json);
+    if (this.replaying) this.replaying.push([eventId, text]);
+    else if (this.conn?.isOpen) this.conn.writeRaw(text);
+    else if (this.undelivered) {
+      this.undelivered.push(text);
+      if (this.undelivered.length > MAX_UNDELIVERED) this.undelivered.shift();
+    }
+    if (last) {
+      this.done = true;
+      if (!this.replaying) this.conn?.close();
+    }
+  }
+
+  /** Closes the live connection (the client may come back with `Last-Event-ID`). */
+  disconnect(): void {
+    this.conn?.close();
+  }
+
+  /**
+   * Resumes on a new connection: replays the stored events after `lastEventId`, then writes what was
+   * emitted meanwhile (each event once), then stays live — or ends, if the stream is complete.
+   */
+  async resume(conn: SseConnection, lastEventId: string): Promise<void> {
+    this.setConn(conn);
+    // Events on a standalone stream that waited for a connection are in the store too.
+    if (this.undelivered) this.undelivered = [];
+    this.replaying = [];
+    const sent = new Set<string>();
+    try {
+      await this.session.settings.store.replayEventsAfter(lastEventId, (eventId, message) => {
+        sent.add(eventId);
+        conn.writeRaw(messageEvent(eventId, JSON.stringify(message)));
+      });
+    } finally {
+      const meanwhile = this.replaying;
+      this.replaying = undefined;
+      for (const [eventId, text] of meanwhile) if (!sent.has(eventId)) conn.writeRaw(text);
+      if (this.done) conn.close();
+    }
+  }
+}
+
+/**
+ * One legacy POST carrying a request. With `lazy`, it waits for the app's first message: the
+ * response alone becomes a JSON body (when `preferJson`, or always for an `initialize` error),
+ * anything else opens the SSE stream. Otherwise the SSE stream opens at once with its priming event.
+ */
+export class LegacyExchange {
+  readonly response: Promise<Response>;
+  private resolve!: (response: Response) => void;
+  private state: "waiting" | "sse" | "done" = "waiting";
+  private clientLeft = false;
+  /** Response headers (the new session id on an `initialize` answer). */
+  headers: Record<string, string> = {};
+  /** Called when the initialize response turned out to be an error: the session is dropped. */
+  onInitializeFailed: (() => void) | undefined;
+
+  constructor(
+    readonly id: JsonRpcId,
+    readonly stream: LegacyStream,
+    private readonly session: Session,
+    private readonly options: { lazy: boolean; preferJson: boolean; priming: boolean; initialize: boolean },
+  ) {
+    this.response = new Promise<Response>((r) => (this.resolve = r));
+    if (!options.lazy) this.openSse();
+  }
+
+  get finished(): boolean {
+    return this.stream.done || this.state === "done";
+  }
+
+  private openSse(): void {
+    const conn = new SseConnection(this.session.settings.keepAliveInterval);
+    this.state = "sse";
+    this.resolve(new Response(conn.stream, { status: 200, headers: { ...SSE_HEADERS, ...this.headers } }));
+    this.stream.attach(conn, this.options.priming);
+  }
+
+  write(message: JsonRpcMessage): void {
+    const isResponse = !("method" in message) && message.id === this.id;
+    if (this.state === "waiting") {
+      if (this.clientLeft) {
+        if (isResponse) this.finish();
+        return;
+      }
+      if (isResponse && this.options.initialize && "error" in message) {
+        this.state = "done";
+        this.onInitializeFailed?.();
+        this.resolve(jsonResponse(200, JSON.stringify(message)));
+        this.finish();
+        return;
+      }
+      if (isResponse && this.options.preferJson) {
+        this.state = "done";
+        this.resolve(jsonResponse(200, JSON.stringify(message), this.headers));
+        this.finish();
+        return;
+      }
+      this.openSse();
+    }
+    this.stream.send(message, isResponse);
+    if (isResponse) this.finish();
+  }
+
+  /** The client dropped the POST before anything was sent: nothing can be resumed without an event id. */
+  clientGone(): void {
+    if (this.state === "waiting") this.clientLeft = true;
+  }
+
+  /** SEP-1699: close the connection now (opening the stream first if needed); the client resumes by GET. */
+  closeConnection(): void {
+    if (this.finished) return;
+    if (this.state === "waiting") {
+      if (this.clientLeft) return;
+      this.openSse();
+    }
+    this.stream.disconnect();
+  }
+
+  /** The request was cancelled or the session ended: end the exchange without an answer. */
+  end(): void {
+    if (this.state === "waiting") this.resolve(new Response(null, { status: 204 }));
+    this.state = "done";
+    this.stream.done = true;
+    this.stream.disconnect();
+    this.finish();
+  }
+
+  private finish(): void {
+    this.session.exchangeFinished(this);
+  }
+}
+
+/** The session's transport: lives until DELETE, idle expiry, the handler's close, or the app's close. */
+export class SessionTransport extends InboundTransport {
+  readonly traits: TransportTraits = { perRequestStream: false };
+
+  constructor(private readonly session: Session) {
+    super("SessionTransport");
+  }
+
+  async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    this.assertOpen();
+    this.session.route(message, options?.relatedRequestId);
+  }
+
+  protected onClosed(): void {
+    this.session.terminate();
+  }
+}
+
+/** A legacy Streamable HTTP session: its transport, its streams, its open POST exchanges. */
+export class Session {
+  readonly transport: SessionTransport;
+  readonly standalone: LegacyStream;
+  private readonly exchanges = new Map<JsonRpcId, LegacyExchange>();
+  /** Streams that may still get events, by id (finished POST streams leave; their events stay replayable). */
+  private readonly liveStreams = new Map<string, LegacyStream>();
+  private streamCount = 0;
+  private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  ended = false;
+  /** The version of the session's latest request (`MCP-Protocol-Version`). */
+  protocolVersion: string;
+
+  constructor(
+    readonly id: string,
+    readonly settings: SessionSettings,
+    protocolVersion: string,
+  ) {
+    this.protocolVersion = protocolVersion;
+    this.transport = new SessionTransport(this);
+    this.standalone = new LegacyStream(`${id}-0`, this, true);
+    this.liveStreams.set(this.standalone.id, this.standalone);
+    this.touch();
+  }
+
+  /** Whether a stream id names one of this session's streams (ids carry the session id). */
+  owns(streamId: string): boolean {
+    return streamId.startsWith(`${this.id}-`);
+  }
+
+  liveStream(streamId: string): LegacyStream | undefined {
+    return this.liveStreams.get(streamId);
+  }
+
+  /** A new exchange for a POSTed request, on a stream of its own. */
+  openExchange(
+    id: JsonRpcId,
+    options: { lazy: boolean; preferJson: boolean; priming: boolean; initialize: boolean },
+  ): LegacyExchange {
+    const stream = new LegacyStream(`${this.id}-${++this.streamCount}`, this, false);
+    this.liveStreams.set(stream.id, stream);
+    // A retried id replaces the older exchange; its stream ends unanswered.
+    this.exchanges.get(id)?.end();
+    const exchange = new LegacyExchange(id, stream, this, options);
+    this.exchanges.set(id, exchange);
+    return exchange;
+  }
+
+  exchangeFinished(exchange: LegacyExchange): void {
+    if (this.exchanges.get(exchange.id) === exchange) this.exchanges.delete(exchange.id);
+    this.liveStreams.delete(exchange.stream.id);
+    this.touch();
+  }
+
+  exchange(id: JsonRpcId): LegacyExchange | undefined {
+    return this.exchanges.get(id);
+  }
+
+  /** Routes an outbound message: responses and related messages to their request's stream, the rest to GET. */
+  route(message: JsonRpcMessage, relatedRequestId: JsonRpcId | undefined): void {
+    if (this.ended) throw new ConnectionClosedError(`Session ${this.id} has ended`);
+    if (!("method" in message)) {
+      const exchange = message.id === null ? undefined : this.exchanges.get(message.id);
+      // A response nobody waits for any more (its request was cancelled) is dropped.
+      exchange?.write(message);
+      return;
+    }
+    const exchange = relatedRequestId === undefined ? undefined : this.exchanges.get(relatedRequestId);
+    if (exchange && !exchange.finished) exchange.write(message);
+    else this.standalone.send(message, false);
+  }
+
+  /** Activity: restart the idle timer. */
+  touch(): void {
+    if (this.ended) return;
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    const timeout = this.settings.idleTimeout;
+    if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 2_147_483_647) return;
+    this.idleTimer = setTimeout(() => {
+      // A session with an open stream is in use, however quiet.
+      if (this.hasOpenConnection()) this.touch();
+      else void this.transport.close();
+    }, timeout);
+    unrefTimer(this.idleTimer);
+  }
+
+  private hasOpenConnection(): boolean {
+    for (const stream of this.liveStreams.values()) if (stream.conn?.isOpen) return true;
+    return false;
+  }
+
+  /** Ends the session: every stream closes, the transport closes, later requests get 404. */
+  terminate(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    for (const exchange of [...this.exchanges.values()]) exchange.end();
+    this.standalone.done = true;
+    this.standalone.disconnect();
+    void this.transport.close();
+    const ids = Array.from({ length: this.streamCount + 1 }, (_, i) => `${this.id}-${i}`);
+    try {
+      const deleted = this.settings.store.deleteStreams?.(ids);
+      if (deleted instanceof Promise)
+        deleted.catch((error: unknown) => this.settings.onError(error as Error));
+    } catch (error) {
+      this.settings.onError(error as Error);
+    }
+    this.settings.onEnd(this);
+  }
+}

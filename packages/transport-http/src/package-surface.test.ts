@@ -1,0 +1,39 @@
+import { describe, expect, it } from "vitest";
+
+describe("the public surface", () => {
+  it("exports exactly these names from the root entry", async () => {
+    expect(Object.keys(await import("./index.js")).sort()).toMatchInlineSnapshot(`
+      [
+        "DEFAULT_MAX_BODY_BYTES",
+        "HttpError",
+        "SessionExpiredError",
+        "createInMemoryEventStore",
+        "createSseClientTransport",
+        "createSseParser",
+        "createStreamableHttpClientTransport",
+        "createStreamableHttpHandler",
+        "formatSseEvent",
+      ]
+    `);
+  });
+
+  it("exports exactly these names from ./node", async () => {
+    expect(Object.keys(await import("./node.js")).sort()).toMatchInlineSnapshot(`
+      [
+        "listen",
+        "toNodeListener",
+      ]
+    `);
+  });
+
+  it("the root entry imports no node:* module", async () => {
+    const { readFileSync, readdirSync } = await import("node:fs");
+    const { join } = await import("node:path");
+    const dir = join(import.meta.dirname, ".");
+    const files = [
+      ...readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "node.ts"),
+      ...readdirSync(join(dir, "internal")).map((f) => `internal/${f}`),
+    ];
+    for (const file of files) expect(readFileSync(join(dir, file), "utf8"), file).not.toMatch(/from "node:/);
+  });
+});
