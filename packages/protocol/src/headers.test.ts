@@ -12,6 +12,11 @@ import {
 import type { ToolInputSchema } from "./types/tools.js";
 
 describe("encodeHeaderValue / decodeHeaderValue", () => {
+  it("refuses unpadded base64 in the sentinel form", () => {
+    expect(decodeHeaderValue("=?base64?SGVsbG8=?=")).toBe("Hello");
+    expect(decodeHeaderValue("=?base64?SGVsbG8?=")).toBeUndefined();
+  });
+
   // The encoding table of the 2026-07-28 Streamable HTTP transport, §Value Encoding.
   it.each([
     ["us-west1", "us-west1"],

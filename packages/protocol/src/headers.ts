@@ -60,7 +60,10 @@ export function decodeHeaderValue(raw: string): string | undefined {
     // A value that was transmitted plain must be plain-safe; the HTTP layer already trimmed it.
     return PLAIN_SAFE.test(raw) ? raw : undefined;
   }
-  const bytes = decodeBase64(raw.slice(SENTINEL_PREFIX.length, raw.length - SENTINEL_SUFFIX.length));
+  const encoded = raw.slice(SENTINEL_PREFIX.length, raw.length - SENTINEL_SUFFIX.length);
+  // The header form is padded base64: an unpadded value is malformed, not a lenient spelling.
+  if (encoded.length % 4 !== 0) return undefined;
+  const bytes = decodeBase64(encoded);
   if (bytes === undefined) return undefined;
   try {
     return new TextDecoder("utf-8", { fatal: true, ignoreBOM: true }).decode(bytes);

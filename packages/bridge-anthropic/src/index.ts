@@ -1,0 +1,18 @@
+export {
+  type AnthropicClient,
+  type AnthropicContentBlockLike,
+  type AnthropicConversation,
+  type AnthropicMcpTools,
+  type AnthropicMessageLike,
+  type AnthropicMessageParam,
+  type AnthropicModelOptions,
+  type AnthropicTool,
+  type AnthropicToolResultBlock,
+  anthropicToolResult,
+  createAnthropicModel,
+  mcpTools,
+  readAnthropicText,
+  readAnthropicToolCalls,
+  toAnthropicMessages,
+  toAnthropicTools,
+} from "./messages.js";

@@ -1,0 +1,50 @@
+export {
+  type ChatCompletionLike,
+  type ChatCompletionsAssistantMessageLike,
+  type ChatCompletionsFunctionTool,
+  type ChatCompletionsMessage,
+  type ChatCompletionsToolCallLike,
+  type ChatCompletionsToolMessage,
+  chatCompletionsToolMessage,
+  createOpenAIChatModel,
+  type OpenAIChatClient,
+  type OpenAIChatModelOptions,
+  type OpenAIToolOptions,
+  readChatCompletionsToolCalls,
+  toChatCompletionsMessages,
+  toChatCompletionsTools,
+} from "./chat-completions.js";
+export { TOOL_ERROR_PREFIX, toolOutputText } from "./error-text.js";
+export {
+  type ChatCompletionsMcpTools,
+  type McpToolsOptions,
+  mcpTools,
+  mcpToolsRespond,
+  type ResponsesMcpTools,
+  type RunToolCallsOptions,
+} from "./mcp-tools.js";
+export {
+  type ChatCompletionsFunctionDefinition,
+  type OpenAIToolContext,
+  type OpenAIToolFunction,
+  type RegisterOpenAIToolOptions,
+  type ResponsesFunctionDefinition,
+  registerOpenAITool,
+  type ToolRegistry,
+} from "./register-tool.js";
+export {
+  createOpenAIResponsesModel,
+  type OpenAIResponsesClient,
+  type OpenAIResponsesModelOptions,
+  type ResponseLike,
+  type ResponsesFunctionCallOutput,
+  type ResponsesFunctionTool,
+  type ResponsesInputItem,
+  type ResponsesOutputItemLike,
+  readResponsesText,
+  readResponsesToolCalls,
+  responsesToolOutput,
+  toResponsesInput,
+  toResponsesTools,
+} from "./responses.js";
+export { canBeStrict, fromStrictArguments, StrictSchemaError, toStrictJsonSchema } from "./strict-schema.js";

@@ -1,0 +1,268 @@
+import { ToolNameCollisionError, UnknownToolError } from "./errors.js";
+import { isProviderToolName, MAX_TOOL_NAME_LENGTH, sanitizeToolName, withHash } from "./naming.js";
+import type { ToolCallOutcome, ToolDescriptor, ToolSource, ToolSourceCallOptions } from "./tool-source.js";
+
+/** Which tools to keep: a list of server-side names, or a predicate on the tool. */
+export type ToolFilter = readonly string[] | ((tool: ToolDescriptor) => boolean);
+
+/** One source of an aggregation, with how its tools are named and filtered. */
+export interface ToolSourceEntry {
+  /** The MCP client (or anything with `listTools` and `callTool`). */
+  readonly source: ToolSource;
+  /**
+   * Put before each tool's name, joined by the separator (`"fs"` + `"read"` → `"fs__read"`). The
+   * prefix applies to the name the model sees only; the server is always called by its own name.
+   */
+  readonly prefix?: string | undefined;
+  /** A label for errors and the naming hook; defaults to the prefix, else the entry's index. */
+  readonly id?: string | undefined;
+  /** Keep only these tools of this source (server-side names or a predicate). */
+  readonly include?: ToolFilter | undefined;
+  /** Drop these tools of this source (applied after `include`). */
+  readonly exclude?: ToolFilter | undefined;
+}
+
+/** What the naming hook learns about the tool it names. */
+export interface ToolNamingContext {
+  /** The entry's id (its prefix, or its index as a string). */
+  readonly sourceId: string;
+  /** The entry's prefix, if it has one. */
+  readonly prefix: string | undefined;
+  /** The entry's position in the source list. */
+  readonly index: number;
+}
+
+/** Options of {@link aggregateTools}. */
+export interface AggregateToolsOptions {
+  /** Joins a prefix and a tool name. Default `"__"`. */
+  readonly separator?: string | undefined;
+  /**
+   * Names each tool instead of `prefix + separator + name`. The result still goes through the
+   * provider-name rule (invalid characters replaced, long names cut with a hash) and the collision check.
+   */
+  readonly name?: ((tool: ToolDescriptor, context: ToolNamingContext) => string) | undefined;
+  /** Keep only these tools, in every source (server-side names or a predicate). */
+  readonly include?: ToolFilter | undefined;
+  /** Drop these tools, in every source. */
+  readonly exclude?: ToolFilter | undefined;
+  /** The longest name handed out. Default 64, the providers' limit. */
+  readonly maxNameLength?: number | undefined;
+  /** Aborts the `listTools` calls. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/**
+ * A tool as the model sees it: the server's descriptor under its local name, and where it lives.
+ */
+export interface AggregatedTool extends ToolDescriptor {
+  /** The local name: unique in the aggregation and valid for every provider. */
+  readonly name: string;
+  /** The tool's own name on its server. */
+  readonly serverName: string;
+  /** The id of the source entry the tool came from. */
+  readonly sourceId: string;
+}
+
+/**
+ * The tools a loop can offer a model, and a way to call them by the names it offered.
+ *
+ * `runToolLoop` needs only this; `aggregateTools` builds one from MCP clients, and a hand-written
+ * object fits too.
+ */
+export interface Toolbox {
+  /** The tools, under the names the model sees. */
+  readonly tools: readonly ToolDescriptor[];
+  /**
+   * Calls a tool by the name the model sees.
+   * @throws {UnknownToolError} when no tool has that name.
+   */
+  call(
+    name: string,
+    args: Record<string, unknown>,
+    options?: ToolSourceCallOptions,
+  ): Promise<ToolCallOutcome>;
+}
+
+/** Where a local tool name leads: the source and the tool's name there. */
+export interface ResolvedTool {
+  /** The source that serves the tool. */
+  readonly source: ToolSource;
+  /** The source entry's id. */
+  readonly sourceId: string;
+  /** The tool's own name on its server. */
+  readonly serverName: string;
+}
+
+/** The tools of many sources under unique provider-valid names, with the way back to each server. */
+export interface AggregatedTools extends Toolbox {
+  /** Every tool, in source order then server order. */
+  readonly tools: readonly AggregatedTool[];
+  /** The source and server-side name behind a local name, or `undefined` for an unknown name. */
+  resolve(name: string): ResolvedTool | undefined;
+  /** The local name of a server's tool, or `undefined` when that tool is not in the aggregation. */
+  localName(sourceId: string, serverName: string): string | undefined;
+}
+
+/** What `aggregateTools` takes: one source, a list of sources or entries, or sources keyed by prefix. */
+export type ToolSources =
+  | ToolSource
+  | readonly (ToolSource | ToolSourceEntry)[]
+  | { readonly [prefix: string]: ToolSource | Omit<ToolSourceEntry, "prefix"> };
+
+/**
+ * Lists the tools of one or more MCP servers and puts them in one list under names that are unique and
+ * valid for every provider (`^[a-zA-Z0-9_-]{1,64}$`), remembering where each came from.
+ *
+ * Naming: `prefix + separator + name` per source (or the `name` hook's choice), then made valid for
+ * providers (characters outside the rule become `_`; a name too long, or one whose rewriting clashes with
+ * another tool's, ends in `_` and a hash of the wanted name). The mapping is a table, so every local name
+ * leads back to exactly one source and server-side name: the server always sees its own name.
+ *
+ * Sources given as an object are keyed by their prefix: `aggregateTools({ fs, memory })` names
+ * `fs__read_file` and `memory__create_entities`.
+ *
+ * Listing is done once, here; a server's later `list_changed` is not followed (aggregate again).
+ *
+ * @throws {ToolNameCollisionError} when two tools would get the same name before rewriting (for
+ *   example two sources without prefixes that both offer `search`). This happens before any model call.
+ */
+export async function aggregateTools(
+  sources: ToolSources,
+  options: AggregateToolsOptions = {},
+): Promise<AggregatedTools> {
+  const separator = options.separator ?? "__";
+  const maxLength = options.maxNameLength ?? MAX_TOOL_NAME_LENGTH;
+  const entries = normalizeSources(sources);
+  const listed = await Promise.all(
+    entries.map(async (entry) => readTools(await entry.source.listTools({ signal: options.signal }))),
+  );
+
+  interface Pending {
+    readonly tool: ToolDescriptor;
+    readonly entry: ToolSourceEntry;
+    readonly sourceId: string;
+    readonly wanted: string;
+  }
+  const pending: Pending[] = [];
+  const byWanted = new Map<string, Pending>();
+  entries.forEach((entry, index) => {
+    const sourceId = entry.id ?? entry.prefix ?? String(index);
+    const context: ToolNamingContext = { sourceId, prefix: entry.prefix, index };
+    for (const tool of listed[index] ?? []) {
+      if (!passes(tool, entry.include, entry.exclude) || !passes(tool, options.include, options.exclude))
+        continue;
+      const wanted = options.name
+        ? options.name(tool, context)
+        : entry.prefix !== undefined && entry.prefix !== ""
+          ? `${entry.prefix}${separator}${tool.name}`
+          : tool.name;
+      const item: Pending = { tool, entry, sourceId, wanted };
+      const clash = byWanted.get(wanted);
+      if (clash) {
+        throw new ToolNameCollisionError(wanted, [
+          `${clash.sourceId}/${clash.tool.name}`,
+          `${sourceId}/${tool.name}`,
+        ]);
+      }
+      byWanted.set(wanted, item);
+      pending.push(item);
+    }
+  });
+
+  // Names that are already valid are handed out first, so rewriting another name can never take them.
+  const used = new Set<string>();
+  for (const item of pending) if (isProviderToolName(item.wanted, maxLength)) used.add(item.wanted);
+  const finalNames = pending.map((item) => {
+    if (isProviderToolName(item.wanted, maxLength)) return item.wanted;
+    let name = sanitizeToolName(item.wanted, maxLength);
+    if (used.has(name)) name = withHash(name, item.wanted, maxLength);
+    if (used.has(name)) throw new ToolNameCollisionError(name, [`${item.sourceId}/${item.tool.name}`]);
+    used.add(name);
+    return name;
+  });
+
+  const tools: AggregatedTool[] = [];
+  const table = new Map<string, ResolvedTool>();
+  const reverse = new Map<string, string>();
+  pending.forEach((item, i) => {
+    const name = finalNames[i]!;
+    tools.push({ ...item.tool, name, serverName: item.tool.name, sourceId: item.sourceId });
+    table.set(name, { source: item.entry.source, sourceId: item.sourceId, serverName: item.tool.name });
+    reverse.set(`${item.sourceId}\u0000${item.tool.name}`, name);
+  });
+
+  return {
+    tools,
+    resolve: (name) => table.get(name),
+    localName: (sourceId, serverName) => reverse.get(`${sourceId}\u0000${serverName}`),
+    call(name, args, callOptions) {
+      const target = table.get(name);
+      if (!target) return Promise.reject(new UnknownToolError(name));
+      return target.source.callTool(target.serverName, args, callOptions);
+    },
+  };
+}
+
+function isToolSource(value: unknown): value is ToolSource {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as ToolSource).listTools === "function" &&
+    typeof (value as ToolSource).callTool === "function"
+  );
+}
+
+function normalizeSources(sources: ToolSources): ToolSourceEntry[] {
+  if (isToolSource(sources)) return [{ source: sources }];
+  if (Array.isArray(sources)) {
+    return (sources as readonly (ToolSource | ToolSourceEntry)[]).map((item) =>
+      isToolSource(item) ? { source: item } : item,
+    );
+  }
+  return Object.entries(sources as Record<string, ToolSource | Omit<ToolSourceEntry, "prefix">>).map(
+    ([prefix, item]) => (isToolSource(item) ? { source: item, prefix } : { ...item, prefix }),
+  );
+}
+
+function readTools(
+  listed: readonly ToolDescriptor[] | { readonly tools: readonly ToolDescriptor[] },
+): readonly ToolDescriptor[] {
+  return Array.isArray(listed) ? listed : (listed as { readonly tools: readonly ToolDescriptor[] }).tools;
+}
+
+function passes(
+  tool: ToolDescriptor,
+  include: ToolFilter | undefined,
+  exclude: ToolFilter | undefined,
+): boolean {
+  if (include && !matches(include, tool)) return false;
+  if (exclude && matches(exclude, tool)) return false;
+  return true;
+}
+
+function matches(filter: ToolFilter, tool: ToolDescriptor): boolean {
+  return typeof filter === "function" ? filter(tool) : filter.includes(tool.name);
+}
+
+/**
+ * True when `value` is a {@link Toolbox} (a `tools` list and a `call` method) rather than sources.
+ */
+export function isToolbox(value: unknown): value is Toolbox {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    Array.isArray((value as Toolbox).tools) &&
+    typeof (value as Toolbox).call === "function"
+  );
+}
+
+/**
+ * A toolbox as given, or `aggregateTools(sources, options)` of sources: the way the bridges' helpers
+ * accept both an aggregation made once and the clients themselves.
+ */
+export async function toToolbox(
+  input: Toolbox | ToolSources,
+  options: AggregateToolsOptions = {},
+): Promise<Toolbox> {
+  return isToolbox(input) ? input : aggregateTools(input, options);
+}

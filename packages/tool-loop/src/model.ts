@@ -1,0 +1,100 @@
+import type { JsonSchema } from "./tool-source.js";
+
+/**
+ * A tool call a model asked for.
+ *
+ * `arguments` is what the model produced, parsed from JSON by the bridge that read it. It is usually an
+ * object; when the model sent something else (invalid JSON, an array), the loop answers the call with an
+ * error result instead of running it.
+ */
+export interface ToolCall {
+  /** The provider's id of the call, echoed in its result (`tool_call_id`, `call_id`, `tool_use_id`). */
+  readonly id: string;
+  /** The tool's name as the model saw it (the local, possibly prefixed name). */
+  readonly name: string;
+  /** The arguments, as parsed; see the interface note. */
+  readonly arguments: unknown;
+}
+
+/** The system prompt. Bridges move it where their API wants it (Anthropic's `system` parameter). */
+export interface SystemMessage {
+  readonly role: "system";
+  readonly content: string;
+}
+
+/** A message from the user. */
+export interface UserMessage {
+  readonly role: "user";
+  readonly content: string;
+}
+
+/** What the model said: text, tool calls, or both. */
+export interface AssistantMessage {
+  readonly role: "assistant";
+  /** The text of the answer; `""` when the model only called tools. */
+  readonly content: string;
+  /** The tool calls of this turn, in the model's order; absent or empty for a final answer. */
+  readonly toolCalls?: readonly ToolCall[] | undefined;
+}
+
+/** The result of one tool call, as the model receives it. */
+export interface ToolResultMessage {
+  readonly role: "tool";
+  /** The id of the call this answers. */
+  readonly toolCallId: string;
+  /** The tool's local name (some providers want it beside the id). */
+  readonly name: string;
+  /** The result's text: its content, else the JSON of its structured content. */
+  readonly content: string;
+  /** True when the tool failed; bridges mark the result as an error in their provider's way. */
+  readonly isError: boolean;
+  /** The tool's `structuredContent`, for bridges that can send JSON; never needed to read `content`. */
+  readonly structured?: unknown;
+}
+
+/** One message of a provider-neutral transcript. */
+export type LoopMessage = SystemMessage | UserMessage | AssistantMessage | ToolResultMessage;
+
+/** A tool as offered to a model: its local name, description and argument schema. */
+export interface ModelTool {
+  readonly name: string;
+  readonly description: string;
+  readonly inputSchema: JsonSchema;
+}
+
+/** One request to a model. */
+export interface ModelRequest {
+  /** The whole transcript so far, oldest first. */
+  readonly messages: readonly LoopMessage[];
+  /** The tools the model may call. */
+  readonly tools: readonly ModelTool[];
+  /** Whether the model may ask for several tool calls in one turn. */
+  readonly parallelToolCalls: boolean;
+  /** Aborts the request; the model rejects with `signal.reason`. */
+  readonly signal?: AbortSignal | undefined;
+}
+
+/** One answer of a model. */
+export interface ModelResponse {
+  /** The text of the answer; `""` when there is none. */
+  readonly text: string;
+  /** The tool calls asked for; empty for a final answer. */
+  readonly toolCalls: readonly ToolCall[];
+  /** The provider's own response object, untouched, for callers who want usage or ids. */
+  readonly raw?: unknown;
+}
+
+/**
+ * A language model, as the tool loop drives it: one transcript in, one answer out.
+ *
+ * Each bridge supplies one for its provider's SDK client (`createOpenAIChatModel`,
+ * `createAnthropicModel`, ...); `createScriptedModel` is a deterministic one for tests and demos.
+ * An implementation must not keep state between calls that the transcript does not carry.
+ */
+export interface Model {
+  /**
+   * Asks the model for its next turn.
+   * @throws whatever the provider's client throws; on abort, `signal.reason`.
+   */
+  generate(request: ModelRequest): Promise<ModelResponse>;
+}
