@@ -1,5 +1,3 @@
-import { defineProject } from "vitest/config";
+import { mcpkitProject } from "../../vitest.shared.js";
 
-export default defineProject({
-  test: { name: "protocol", include: ["src/**/*.test.ts", "test/**/*.test.ts"] },
-});
+export default mcpkitProject("protocol");
