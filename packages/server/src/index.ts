@@ -1,0 +1,44 @@
+// The public surface of @mcpkit/server. Explicit named exports only: a test snapshots this list.
+
+export { InputRequiredSignal, isInputRequired } from "./internal/context.js";
+export type { ListKind } from "./internal/registry.js";
+export { createServer, type Server, type ServerConnection, withInputSchema } from "./server.js";
+export {
+  type InferOutput,
+  isStandardSchema,
+  type JsonSchemaConverter,
+  type StandardSchemaIssue,
+  type StandardSchemaResult,
+  type StandardSchemaV1,
+} from "./standard-schema.js";
+export {
+  createInMemoryTaskStore,
+  type StoredTask,
+  TaskCancelledError,
+  type TaskStore,
+} from "./tasks.js";
+export type {
+  ArgsOf,
+  ClientView,
+  Completer,
+  HandlerContext,
+  InputOptions,
+  PromptConfig,
+  PromptHandler,
+  PromptReturn,
+  Registered,
+  RequestStateValues,
+  ResourceConfig,
+  ResourceHandler,
+  ResourceReturn,
+  ResourceTemplateConfig,
+  ResourceTemplateHandler,
+  SchemaBoundHandler,
+  SchemaInput,
+  ServerLogger,
+  ServerOptions,
+  TaskSupport,
+  ToolConfig,
+  ToolHandler,
+  ToolReturn,
+} from "./types.js";

@@ -1,0 +1,88 @@
+import type { PromptMessage } from "@mcpkit/protocol";
+import { toBase64 } from "@mcpkit/protocol";
+import type { PromptReturn, ResourceReturn, ToolReturn } from "../types.js";
+
+const CONTENT_TYPES = new Set(["text", "image", "audio", "resource_link", "resource"]);
+
+function isContentBlock(value: unknown): boolean {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { type?: unknown }).type === "string" &&
+    CONTENT_TYPES.has((value as { type: string }).type)
+  );
+}
+
+function isContentArray(value: unknown): value is Array<Record<string, unknown>> {
+  return Array.isArray(value) && value.every(isContentBlock);
+}
+
+/**
+ * A tool handler's return value as a `CallToolResult`: a string is one text block, a content array passes
+ * through, an object with a content array is taken as a full result, `undefined` is an empty result and
+ * anything else becomes `structuredContent` plus its JSON as text (for clients that read text only).
+ */
+export function toToolResult(value: ToolReturn): Record<string, unknown> {
+  if (value === undefined || value === null) return { content: [] };
+  if (typeof value === "string") return { content: [{ type: "text", text: value }] };
+  if (isContentArray(value)) return { content: value };
+  if (
+    typeof value === "object" &&
+    !Array.isArray(value) &&
+    isContentArray((value as { content?: unknown }).content)
+  ) {
+    return { ...(value as Record<string, unknown>) };
+  }
+  return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
+}
+
+/** The result of a tool whose handler threw: the message only, never a stack or other detail. */
+export function toolErrorResult(error: unknown): Record<string, unknown> {
+  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "Tool failed";
+  return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/**
+ * A resource handler's return value as `contents`: text, bytes (base64 `blob`), a content object, or a
+ * full `ReadResourceResult`. `undefined` when the handler said "not found".
+ */
+export function toResourceContents(
+  value: ResourceReturn,
+  uri: string,
+  mimeType: string | undefined,
+): Array<Record<string, unknown>> | undefined {
+  if (value === undefined || value === null) return undefined;
+  const base = mimeType === undefined ? { uri } : { uri, mimeType };
+  if (typeof value === "string") return [{ ...base, text: value }];
+  if (value instanceof Uint8Array) return [{ ...base, blob: toBase64(value) }];
+  if (value instanceof ArrayBuffer) return [{ ...base, blob: toBase64(new Uint8Array(value)) }];
+  if (Array.isArray((value as { contents?: unknown }).contents)) {
+    return (value as unknown as { contents: Array<Record<string, unknown>> }).contents;
+  }
+  const single = value as { text?: unknown; blob?: unknown; mimeType?: unknown };
+  if (typeof single.text === "string" || typeof single.blob === "string") {
+    return [{ ...base, ...(single as Record<string, unknown>) }];
+  }
+  throw new TypeError(`The handler of resource ${uri} returned an unsupported value`);
+}
+
+/** A prompt handler's return value as a `GetPromptResult`. */
+export function toPromptResult(
+  value: PromptReturn,
+  description: string | undefined,
+): Record<string, unknown> {
+  if (typeof value === "string") {
+    const messages: PromptMessage[] = [{ role: "user", content: { type: "text", text: value } }];
+    return description === undefined ? { messages } : { description, messages };
+  }
+  if (Array.isArray(value))
+    return description === undefined ? { messages: value } : { description, messages: value };
+  if (
+    typeof value === "object" &&
+    value !== null &&
+    Array.isArray((value as { messages?: unknown }).messages)
+  ) {
+    return { ...(value as unknown as Record<string, unknown>) };
+  }
+  throw new TypeError("A prompt handler returned an unsupported value");
+}

@@ -1,0 +1,101 @@
+import type { JsonSchema } from "@mcpkit/protocol";
+
+/** One problem a Standard Schema found in a value. */
+export interface StandardSchemaIssue {
+  readonly message: string;
+  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
+}
+
+/** What `~standard.validate` returns: the typed value, or the issues. */
+export type StandardSchemaResult<Output> =
+  | { readonly value: Output; readonly issues?: undefined }
+  | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
+
+/**
+ * A Standard Schema v1 (https://standardschema.dev): zod 4, valibot, arktype and others implement it.
+ * Declared structurally here so the server depends on no schema library. `jsonSchema` is the optional
+ * Standard JSON Schema extension (zod ≥ 4.2, arktype, valibot through `@valibot/to-json-schema`).
+ */
+export interface StandardSchemaV1<Input = unknown, Output = Input> {
+  readonly "~standard": {
+    readonly version: 1;
+    readonly vendor: string;
+    readonly validate: (
+      value: unknown,
+    ) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
+    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    readonly jsonSchema?: {
+      readonly input: (options: { readonly target: string }) => Record<string, unknown>;
+      readonly output: (options: { readonly target: string }) => Record<string, unknown>;
+    };
+  };
+}
+
+/** The validated (output) type of a Standard Schema. */
+export type InferOutput<S> = S extends StandardSchemaV1<any, infer O> ? O : never;
+
+/**
+ * Converts a Standard Schema to a JSON Schema, for `tools/list`. Give one to `createServer` for a schema
+ * library that does not implement Standard JSON Schema.
+ */
+export type JsonSchemaConverter = (
+  schema: StandardSchemaV1,
+  io: "input" | "output",
+) => JsonSchema | undefined;
+
+/** Whether `value` is a Standard Schema (has a `~standard` object with a `validate` function). */
+export function isStandardSchema(value: unknown): value is StandardSchemaV1 {
+  if ((typeof value !== "object" && typeof value !== "function") || value === null) return false;
+  const std = (value as { "~standard"?: unknown })["~standard"];
+  return (
+    typeof std === "object" && std !== null && typeof (std as { validate?: unknown }).validate === "function"
+  );
+}
+
+const TARGETS = ["draft-2020-12", "draft-07"] as const;
+
+/**
+ * The JSON Schema of a Standard Schema: the user's converter first, then the schema's own Standard JSON
+ * Schema (2020-12 preferred, draft-07 accepted). Throws when neither gives one.
+ */
+export function standardToJsonSchema(
+  schema: StandardSchemaV1,
+  io: "input" | "output",
+  converter: JsonSchemaConverter | undefined,
+  what: string,
+): JsonSchema {
+  const fromUser = converter?.(schema, io);
+  if (fromUser !== undefined) return fromUser;
+  const std = schema["~standard"];
+  const jsonSchema = std.jsonSchema;
+  if (jsonSchema !== undefined) {
+    let lastError: unknown;
+    for (const target of TARGETS) {
+      try {
+        const out = jsonSchema[io]({ target });
+        if (typeof out === "object" && out !== null) return out as JsonSchema;
+      } catch (error) {
+        lastError = error;
+      }
+    }
+    throw new TypeError(`${what}: the ${std.vendor} schema could not be converted to JSON Schema`, {
+      cause: lastError,
+    });
+  }
+  throw new TypeError(
+    `${what}: the ${std.vendor} schema has no Standard JSON Schema (~standard.jsonSchema); ` +
+      "pass createServer({ toJsonSchema }) to convert it, or give a JSON Schema object",
+  );
+}
+
+/** Formats Standard Schema issues as one line per issue: `path: message`. */
+export function formatIssues(issues: ReadonlyArray<StandardSchemaIssue>): string {
+  return issues
+    .map((issue) => {
+      const path = (issue.path ?? [])
+        .map((p) => (typeof p === "object" && p !== null ? String(p.key) : String(p)))
+        .join(".");
+      return path ? `${path}: ${issue.message}` : issue.message;
+    })
+    .join("; ");
+}

@@ -1,0 +1,265 @@
+import type { ErrorObject, InputRequest, InputRequests, TaskStatus } from "@mcpkit/protocol";
+import { randomId } from "./internal/encoding.js";
+
+/**
+ * One task record of the tasks extension (`io.modelcontextprotocol/tasks`), as a {@link TaskStore} keeps
+ * it: the wire `DetailedTask` fields plus `owner`, the authorization subject it is bound to.
+ * @see SPEC.md §3.13
+ */
+export interface StoredTask {
+  taskId: string;
+  status: TaskStatus;
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  /** How long the record is kept after creation; `null` keeps it for ever. */
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+  /** Pending input requests, while `status` is `input_required`. */
+  inputRequests?: InputRequests;
+  /** The tool result, once `completed` (an `isError` result is `completed` too). */
+  result?: Record<string, unknown>;
+  /** The JSON-RPC error, once `failed`. */
+  error?: ErrorObject;
+  /** The authorization subject that created the task; other subjects cannot see it. */
+  owner?: string;
+}
+
+/**
+ * Where task records live. The in-memory default serves one process; a shared implementation (Redis, a
+ * database) lets any instance answer `tasks/get`. Records are replaced whole on every change. The running
+ * handler itself always stays in the process that started it.
+ */
+export interface TaskStore {
+  /** Stores a new record; must be durable when the promise resolves (the client is told right after). */
+  create(task: StoredTask): void | Promise<void>;
+  /** The record, or `undefined` when unknown or expired. */
+  get(taskId: string): StoredTask | undefined | Promise<StoredTask | undefined>;
+  /** Replaces a record. */
+  update(task: StoredTask): void | Promise<void>;
+}
+
+/**
+ * A {@link TaskStore} in this process's memory. Records expire `ttlMs` after creation and are dropped
+ * on the next access after that; at most `maxTasks` are kept (the oldest go first).
+ */
+export function createInMemoryTaskStore(options: { maxTasks?: number } = {}): TaskStore {
+  const maxTasks = options.maxTasks ?? 10_000;
+  const tasks = new Map<string, StoredTask>();
+  const expired = (task: StoredTask) =>
+    task.ttlMs !== null && Date.parse(task.createdAt) + task.ttlMs < Date.now();
+  return {
+    create(task) {
+      tasks.set(task.taskId, structuredClone(task));
+      while (tasks.size > maxTasks) {
+        const oldest = tasks.keys().next().value;
+        if (oldest === undefined) break;
+        tasks.delete(oldest);
+      }
+    },
+    get(taskId) {
+      const task = tasks.get(taskId);
+      if (task === undefined) return undefined;
+      if (expired(task)) {
+        tasks.delete(taskId);
+        return undefined;
+      }
+      return structuredClone(task);
+    },
+    update(task) {
+      if (tasks.has(task.taskId)) tasks.set(task.taskId, structuredClone(task));
+    },
+  };
+}
+
+/** The local error a task's handler sees on `ctx.signal` when `tasks/cancel` arrived. */
+export class TaskCancelledError extends Error {
+  override name = "TaskCancelledError";
+  constructor(taskId: string) {
+    super(`Task ${taskId} was cancelled`);
+  }
+}
+
+interface Waiter {
+  resolve(value: unknown): void;
+  reject(error: unknown): void;
+}
+
+interface Running {
+  controller: AbortController;
+  waiters: Map<string, Waiter>;
+  usedKeys: Set<string>;
+  counters: Map<string, number>;
+  /** Serializes record writes of this task. */
+  queue: Promise<void>;
+}
+
+/** Runs tasks in this process over a {@link TaskStore}. Internal to the server. */
+export class TaskManager {
+  private readonly running = new Map<string, Running>();
+
+  constructor(
+    readonly store: TaskStore,
+    private readonly ttlMs: number,
+    private readonly pollIntervalMs: number,
+    private readonly onChange: (task: StoredTask) => void,
+    private readonly onError: (message: string, error: unknown) => void,
+  ) {}
+
+  /** Creates a `working` task, durably, and returns its record. */
+  async create(owner: string | undefined): Promise<{ task: StoredTask; signal: AbortSignal }> {
+    const now = new Date().toISOString();
+    const task: StoredTask = {
+      taskId: randomId(),
+      status: "working",
+      createdAt: now,
+      lastUpdatedAt: now,
+      ttlMs: this.ttlMs,
+      pollIntervalMs: this.pollIntervalMs,
+    };
+    if (owner !== undefined) task.owner = owner;
+    await this.store.create(task);
+    const controller = new AbortController();
+    this.running.set(task.taskId, {
+      controller,
+      waiters: new Map(),
+      usedKeys: new Set(),
+      counters: new Map(),
+      queue: Promise.resolve(),
+    });
+    return { task, signal: controller.signal };
+  }
+
+  /** The record if it exists and `owner` may see it. */
+  async get(taskId: string, owner: string | undefined): Promise<StoredTask | undefined> {
+    const task = await this.store.get(taskId);
+    if (task === undefined || task.owner !== owner) return undefined;
+    return task;
+  }
+
+  private mutate(taskId: string, change: (task: StoredTask) => boolean): Promise<void> {
+    const run = this.running.get(taskId);
+    const apply = async () => {
+      const task = await this.store.get(taskId);
+      if (task === undefined || !change(task)) return;
+      task.lastUpdatedAt = new Date().toISOString();
+      await this.store.update(task);
+      this.onChange(task);
+    };
+    if (!run) return apply();
+    const next = run.queue.then(apply, apply);
+    run.queue = next.catch((error: unknown) => this.onError("Task store update failed", error));
+    return next;
+  }
+
+  /**
+   * Asks the client for input on behalf of a running task: the task goes `input_required` with this
+   * request listed until `tasks/update` answers it.
+   */
+  requestInput(
+    taskId: string,
+    kind: string,
+    request: InputRequest,
+    key: string | undefined,
+  ): Promise<unknown> {
+    const run = this.running.get(taskId);
+    if (!run) return Promise.reject(new Error(`Task ${taskId} is not running`));
+    let chosen = key;
+    if (chosen === undefined || run.usedKeys.has(chosen)) {
+      // Keys are unique over the task's lifetime, so a repeated key gets a fresh suffix.
+      const base = chosen ?? kind;
+      let n = run.counters.get(base) ?? 0;
+      do chosen = `${base}-${n++}`;
+      while (run.usedKeys.has(chosen));
+      run.counters.set(base, n);
+    }
+    const inputKey = chosen;
+    run.usedKeys.add(inputKey);
+    const answer = new Promise<unknown>((resolve, reject) => run.waiters.set(inputKey, { resolve, reject }));
+    void this.mutate(taskId, (task) => {
+      if (isTerminal(task.status)) return false;
+      task.inputRequests = { ...(task.inputRequests ?? {}), [inputKey]: request };
+      task.status = "input_required";
+      return true;
+    });
+    return answer;
+  }
+
+  /** Delivers `tasks/update` answers; unknown or already answered keys are ignored. */
+  async update(taskId: string, responses: Record<string, unknown>): Promise<void> {
+    const run = this.running.get(taskId);
+    const answered: string[] = [];
+    if (run) {
+      for (const [key, value] of Object.entries(responses)) {
+        const waiter = run.waiters.get(key);
+        if (!waiter) continue;
+        run.waiters.delete(key);
+        answered.push(key);
+        waiter.resolve(value);
+      }
+    }
+    if (answered.length === 0) return;
+    await this.mutate(taskId, (task) => {
+      if (isTerminal(task.status) || !task.inputRequests) return false;
+      for (const key of answered) delete task.inputRequests[key];
+      if (Object.keys(task.inputRequests).length === 0) {
+        delete task.inputRequests;
+        task.status = "working";
+      }
+      return true;
+    });
+  }
+
+  /** Cooperative cancel: the task becomes `cancelled` now and its handler's signal aborts. */
+  async cancel(taskId: string): Promise<void> {
+    await this.mutate(taskId, (task) => {
+      if (isTerminal(task.status)) return false;
+      task.status = "cancelled";
+      delete task.inputRequests;
+      return true;
+    });
+    const run = this.running.get(taskId);
+    if (run) {
+      this.running.delete(taskId);
+      const reason = new TaskCancelledError(taskId);
+      run.controller.abort(reason);
+      for (const waiter of run.waiters.values()) waiter.reject(reason);
+      run.waiters.clear();
+    }
+  }
+
+  /** Records the handler's outcome; ignored when the task was cancelled meanwhile. */
+  async finish(
+    taskId: string,
+    outcome: { result: Record<string, unknown> } | { error: ErrorObject },
+  ): Promise<void> {
+    await this.mutate(taskId, (task) => {
+      if (isTerminal(task.status)) return false;
+      delete task.inputRequests;
+      if ("result" in outcome) {
+        task.status = "completed";
+        task.result = outcome.result;
+      } else {
+        task.status = "failed";
+        task.error = outcome.error;
+      }
+      return true;
+    });
+    const run = this.running.get(taskId);
+    if (run) {
+      this.running.delete(taskId);
+      for (const waiter of run.waiters.values()) waiter.reject(new Error(`Task ${taskId} has finished`));
+    }
+  }
+}
+
+/** Whether a status is final. */
+export function isTerminal(status: TaskStatus): boolean {
+  return status === "completed" || status === "failed" || status === "cancelled";
+}
+
+/** The wire form of a record: `DetailedTask` without `owner`. */
+export function wireTask(task: StoredTask): Record<string, unknown> {
+  const { owner: _owner, ...rest } = task;
+  return rest;
+}
