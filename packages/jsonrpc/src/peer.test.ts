@@ -228,6 +228,31 @@ describe("Peer", () => {
     expect(s.sent).toEqual([]);
   });
 
+  it("answers nothing and reports nothing when the request's own stream closed (info.signal)", async () => {
+    const [a, b] = createInMemoryPair({ perRequestStream: true });
+    const errors: Error[] = [];
+    const server = await started(b, { onError: (e) => errors.push(e) });
+    const client = await started(a);
+    let sawAbort!: () => void;
+    const aborted = new Promise<void>((r) => (sawAbort = r));
+    server.onRequest("slow", (_p, ctx) => {
+      return new Promise((_resolve, reject) => {
+        ctx.signal.addEventListener("abort", () => {
+          sawAbort();
+          reject(ctx.signal.reason);
+        });
+      });
+    });
+    const controller = new AbortController();
+    const call = client.request("slow", {}, { signal: controller.signal });
+    await flush();
+    controller.abort(new Error("client left"));
+    await expect(call).rejects.toThrow("client left");
+    await aborted;
+    await flush();
+    expect(errors).toEqual([]);
+  });
+
   it("reports handler throws to onError, never to the peer", async () => {
     const s = scriptedTransport();
     const errors: Error[] = [];

@@ -385,7 +385,7 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
     try {
       outcome = handler(message.params, context);
     } catch (error) {
-      finish(id, controller, undefined, error);
+      finish(id, controller, signal, undefined, error);
       return;
     }
     if (
@@ -394,24 +394,26 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
       typeof (outcome as Promise<unknown>).then === "function"
     ) {
       (outcome as Promise<unknown>).then(
-        (value) => finish(id, controller, value, undefined, true),
-        (error: unknown) => finish(id, controller, undefined, error),
+        (value) => finish(id, controller, signal, value, undefined, true),
+        (error: unknown) => finish(id, controller, signal, undefined, error),
       );
     } else {
-      finish(id, controller, outcome, undefined, true);
+      finish(id, controller, signal, outcome, undefined, true);
     }
   }
 
   function finish(
     id: JsonRpcId,
     controller: AbortController,
+    signal: AbortSignal,
     value: unknown,
     error: unknown,
     ok = false,
   ): void {
     if (inbound.get(id) === controller) inbound.delete(id);
-    // A cancelled request gets no answer; a closed peer can send none.
-    if (controller.signal.aborted || isClosed) return;
+    // A cancelled request (by the peer, or by its response stream closing) gets no answer, and its
+    // abort is not a failure to report; a closed peer can send nothing.
+    if (signal.aborted || isClosed) return;
     if (ok) {
       send({ jsonrpc: "2.0", id, result: value === undefined ? {} : value }, id).catch(onError);
       return;
