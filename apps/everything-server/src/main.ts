@@ -1,0 +1,76 @@
+// Runs the everything server: `node dist/main.js [stdio]` or `node dist/main.js http [--port N] [--host H]`.
+import { serve } from "mcpkit";
+import { createEverythingServer } from "./server.js";
+
+const USAGE = `usage: everything-server [stdio] [--tick-ms N]
+       everything-server http [--port N] [--host H] [--path /mcp] [--tick-ms N]
+
+stdio (default): one client on stdin/stdout; exits when stdin ends.
+http: Streamable HTTP, both protocol eras on one endpoint (default http://127.0.0.1:8080/mcp;
+      the PORT environment variable sets the port when --port is absent). Ctrl-C stops it.
+--tick-ms: how often everything://counter ticks by itself (default 5000; 0 = never).
+`;
+
+interface Args {
+  transport: "stdio" | "http";
+  port: number;
+  host: string;
+  path: string;
+  tickMs: number | undefined;
+}
+
+function parseArgs(argv: string[]): Args {
+  const args: Args = {
+    transport: "stdio",
+    port: process.env.PORT === undefined ? 8080 : Number(process.env.PORT),
+    host: "127.0.0.1",
+    path: "/mcp",
+    tickMs: undefined,
+  };
+  for (let i = 0; i < argv.length; i++) {
+    const arg = argv[i];
+    const value = () => {
+      const next = argv[++i];
+      if (next === undefined) throw new Error(`${arg} needs a value`);
+      return next;
+    };
+    if (arg === "stdio" || arg === "http") args.transport = arg;
+    else if (arg === "--port") args.port = Number(value());
+    else if (arg === "--host") args.host = value();
+    else if (arg === "--path") args.path = value();
+    else if (arg === "--tick-ms") args.tickMs = Number(value());
+    else if (arg === "--help" || arg === "-h") {
+      process.stdout.write(USAGE);
+      process.exit(0);
+    } else throw new Error(`unknown argument: ${arg}`);
+  }
+  if (!Number.isInteger(args.port) || args.port < 0 || args.port > 65_535) {
+    throw new Error(`invalid port: ${String(args.port)}`);
+  }
+  if (args.tickMs !== undefined && !(args.tickMs >= 0))
+    throw new Error(`invalid --tick-ms: ${String(args.tickMs)}`);
+  return args;
+}
+
+let args: Args;
+try {
+  args = parseArgs(process.argv.slice(2));
+} catch (error) {
+  process.stderr.write(`everything-server: ${(error as Error).message}\n\n${USAGE}`);
+  process.exit(2);
+}
+
+const server = createEverythingServer(args.tickMs === undefined ? {} : { tickMs: args.tickMs });
+if (args.transport === "stdio") {
+  // stdout carries the protocol; anything else goes to stderr.
+  await serve(server, { transport: "stdio" });
+} else {
+  await serve(server, {
+    transport: "http",
+    host: args.host,
+    port: args.port,
+    path: args.path,
+    onListening: (url) => process.stderr.write(`everything-server: serving MCP on ${url}\n`),
+  });
+}
+await server.close();
