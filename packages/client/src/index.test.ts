@@ -1,0 +1,16 @@
+import { expect, it } from "vitest";
+import * as api from "./index.js";
+
+it("exports exactly the public surface", () => {
+  expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
+    [
+      "InputRequestError",
+      "InvalidResultError",
+      "OutputValidationError",
+      "TaskCancelledError",
+      "createClient",
+      "toToolResult",
+      "withRequestConfig",
+    ]
+  `);
+});

@@ -1,0 +1,53 @@
+import { ConnectionClosedError, JsonRpcError, type Peer, TransportError } from "@mcpkit/jsonrpc";
+import { McpError } from "@mcpkit/protocol";
+
+/** A plain object (not null, not an array). */
+export function isObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** The HTTP status an error carries (`@mcpkit/transport-http`'s HttpError has one), read structurally. */
+export function httpStatusOf(error: unknown): number | undefined {
+  const status = isObject(error) ? error.status : undefined;
+  return typeof status === "number" ? status : undefined;
+}
+
+/** `@mcpkit/transport-http`'s SessionExpiredError (legacy 404), recognized by name: no transport import. */
+export function isSessionExpired(error: unknown): boolean {
+  for (let e = error, depth = 0; e instanceof Error && depth < 3; e = e.cause, depth++) {
+    if (e.name === "SessionExpiredError") return true;
+  }
+  return false;
+}
+
+/** An error after which there is nobody to fall back to: the connection itself is gone. */
+export function isFatal(error: unknown, peer: Peer): boolean {
+  if (peer.isClosed || error instanceof ConnectionClosedError) return true;
+  return error instanceof TransportError && httpStatusOf(error) === undefined;
+}
+
+/** A wire error as `McpError` (keeping code, message and data); anything else unchanged. */
+export function toWireError(error: unknown): unknown {
+  return error instanceof JsonRpcError && !(error instanceof McpError)
+    ? McpError.fromJsonRpcError(error)
+    : error;
+}
+
+/** Waits `ms`, or rejects with `signal.reason` when aborted first. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) {
+      reject(signal.reason);
+      return;
+    }
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", onAbort);
+      resolve();
+    }, ms);
+    const onAbort = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", onAbort, { once: true });
+  });
+}
