@@ -16,7 +16,8 @@ const project = join(work, "project");
 mkdirSync(packs);
 mkdirSync(project);
 
-const run = (cmd, args, cwd) => execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
+const run = (cmd, args, cwd) =>
+  execFileSync(cmd, args, { cwd, stdio: ["ignore", "pipe", "inherit"], encoding: "utf8" });
 
 try {
   const published = readdirSync(join(root, "packages"))
@@ -32,8 +33,15 @@ try {
   const tarballs = readdirSync(packs).map((f) => join(packs, f));
   console.log(`packed ${tarballs.length} packages`);
 
-  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "smoke", private: true, version: "0.0.0" }));
-  run("npm", ["install", "--no-audit", "--no-fund", "--omit=dev", "--engine-strict=false", ...tarballs], project);
+  writeFileSync(
+    join(project, "package.json"),
+    JSON.stringify({ name: "smoke", private: true, version: "0.0.0" }),
+  );
+  run(
+    "npm",
+    ["install", "--no-audit", "--no-fund", "--omit=dev", "--engine-strict=false", ...tarballs],
+    project,
+  );
   const linked = readdirSync(join(project, "node_modules", "@mcpkit"));
   console.log(`installed: mcpkit, @mcpkit/{${linked.join(",")}}`);
 
@@ -84,7 +92,13 @@ const FLAVOUR = "CommonJS";`),
   );
   process.stdout.write(run(process.execPath, ["esm.mjs"], project));
   process.stdout.write(run(process.execPath, ["cjs.cjs"], project));
-  process.stdout.write(run(process.execPath, [join(project, "node_modules", ".bin", "mcpkit"), "tools", "--", process.execPath, "server.mjs"], project));
+  process.stdout.write(
+    run(
+      process.execPath,
+      [join(project, "node_modules", ".bin", "mcpkit"), "tools", "--", process.execPath, "server.mjs"],
+      project,
+    ),
+  );
   console.log("smoke: packed packages work from a plain npm project (ESM, CommonJS, CLI)");
 } finally {
   rmSync(work, { recursive: true, force: true });

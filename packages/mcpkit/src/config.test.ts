@@ -7,8 +7,8 @@ describe("mcpServers config files", () => {
       mcpServers: {
         fs: {
           command: "npx",
-          args: ["-y", "server-filesystem", "${HOME}/docs"],
-          env: { TOKEN: "${env:SECRET}" },
+          args: ["-y", "server-filesystem", `${"$"}{HOME}/docs`],
+          env: { TOKEN: `${"$"}{env:SECRET}` },
         },
       },
     };

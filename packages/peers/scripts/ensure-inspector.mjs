@@ -11,7 +11,16 @@ if (!existsSync(join(dir, "node_modules", "@modelcontextprotocol", "inspector", 
   console.log("installing the MCP inspector CLI for the interop tests (once)…");
   execFileSync(
     "npm",
-    ["install", "--prefix", dir, "--no-save", "--engine-strict=false", "--ignore-scripts", "--no-audit", "--no-fund"],
+    [
+      "install",
+      "--prefix",
+      dir,
+      "--no-save",
+      "--engine-strict=false",
+      "--ignore-scripts",
+      "--no-audit",
+      "--no-fund",
+    ],
     { stdio: ["ignore", "inherit", "inherit"] },
   );
 }

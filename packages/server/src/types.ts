@@ -34,7 +34,6 @@ export type SchemaInput = JsonSchema | StandardSchemaV1;
 /** The argument type a handler receives for a schema: the Standard Schema's output, or a plain record. */
 // A plain JSON Schema is enforced at run time (ajv, before the handler runs); its TypeScript shape is the
 // handler's to state, so `(args: { city: string }) => …` type-checks. A Standard Schema infers it.
-// biome-ignore lint/suspicious/noExplicitAny: see above
 export type ArgsOf<S> = S extends StandardSchemaV1 ? InferOutput<S> : any;
 
 /** Where the server reports failures nobody awaits (a handler's unexpected throw, a failed send). */
