@@ -1,3 +1,4 @@
+import { type AuthProvider, withAuth } from "@mcpkit/auth";
 import { type Client, type ClientOptions, type ConnectOptions, createClient } from "@mcpkit/client";
 import type { Transport } from "@mcpkit/jsonrpc";
 import {
@@ -33,7 +34,12 @@ export interface ConnectTargetOptions
   headers?: Record<string, string>;
   /** HTTP: sent as `Authorization: Bearer <token>`. */
   bearerToken?: string;
-  /** HTTP: an OAuth provider (see `@mcpkit/auth`). */
+  /**
+   * HTTP: OAuth (`createOAuthProvider(…)` from `@mcpkit/auth`): tokens are obtained, attached, refreshed
+   * and stepped up as the server's challenges ask, DPoP included.
+   */
+  oauth?: AuthProvider;
+  /** HTTP: a minimal auth hook of the transport itself (headers, one retry on 401). Prefer `oauth`. */
   authProvider?: HttpAuthProvider;
   /** HTTP: a fetch to use instead of the global one. */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -77,6 +83,7 @@ export async function connect(
     headers,
     bearerToken,
     authProvider,
+    oauth,
     fetch,
     stderr,
     inheritEnv,
@@ -99,7 +106,7 @@ export async function connect(
     const base = {
       url,
       headers: allHeaders,
-      ...(fetch ? { fetch } : {}),
+      ...(oauth ? { fetch: withAuth(oauth, fetch ? { fetch } : {}) } : fetch ? { fetch } : {}),
       ...(authProvider ? { authProvider } : {}),
     };
     await client.connect(

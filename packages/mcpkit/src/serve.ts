@@ -29,6 +29,16 @@ export interface ServeOptions {
   eras?: "both" | "modern" | "legacy";
   /** HTTP: called once listening, with the URL (default: a line on stderr). */
   onListening?: (url: string) => void;
+  /**
+   * HTTP: protects the endpoint with OAuth (`createProtectedResource(…)` from `@mcpkit/auth` fits):
+   * every request is authenticated before it is read (a 401/403 challenge otherwise), the protected
+   * resource metadata is served at its well-known URL, and handlers see the verified identity as
+   * `ctx.authInfo`.
+   */
+  protect?: {
+    authenticate(request: Request): Promise<unknown>;
+    serveMetadata(request: Request): Response | undefined;
+  };
 }
 
 /** A running HTTP server. */
@@ -67,6 +77,12 @@ export async function serve(
     path: options.path ?? "/mcp",
     ...(options.allowedOrigins ? { allowedOrigins: options.allowedOrigins } : {}),
     ...(options.eras ? { eras: options.eras } : {}),
+    ...(options.protect
+      ? {
+          authenticate: (request: Request) => options.protect!.authenticate(request),
+          otherRoutes: (request: Request) => options.protect!.serveMetadata(request),
+        }
+      : {}),
     connect: async (transport) => {
       await server.connect(transport);
     },

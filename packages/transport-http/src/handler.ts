@@ -94,6 +94,13 @@ export interface StreamableHttpHandlerOptions {
   keepAliveInterval?: number;
   /** Internal failures (never sent to the peer): a throwing `connect`, an event store error. */
   onError?: (error: Error) => void;
+  /**
+   * Authenticates every request (POST, GET, DELETE) before anything else is read. A `Response` (a 401 or
+   * 403 challenge) is sent as it is; any other value is the verified identity, handed to the app as
+   * `info.authInfo` of each message of that request. `@mcpkit/auth`'s `createProtectedResource(…)
+   * .authenticate` has this shape. The token itself is never passed on.
+   */
+  authenticate?: (request: Request) => unknown | Response | Promise<unknown | Response>;
 }
 
 /** A Web-standard Streamable HTTP endpoint: hand it every request for the MCP path. */
@@ -125,6 +132,13 @@ function reject(
 }
 
 const ALLOW = { allow: "GET, POST, DELETE" };
+
+// What `authenticate` verified for each request in flight; weak, so nothing outlives its request.
+const identities = new WeakMap<Request, unknown>();
+
+function authOf(request: Request): { authInfo?: unknown } {
+  return identities.has(request) ? { authInfo: identities.get(request) } : {};
+}
 
 /**
  * Creates a Streamable HTTP handler serving both protocol eras on one endpoint, on any runtime with
@@ -304,6 +318,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       httpRequest: request,
       protocolVersion: version,
       sessionId: session.id,
+      ...authOf(request),
     };
     if (parsed.kind !== "request") {
       if (parsed.kind === "notification" && parsed.message.method === "notifications/cancelled") {
@@ -372,6 +387,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       protocolVersion: version,
       sessionId: session.id,
       closeSseStream: () => exchange.closeConnection(),
+      ...authOf(request),
     };
     session.transport.deliver(message, info);
     return exchange.response;
@@ -453,6 +469,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       headers: request.headers,
       httpRequest: request,
       protocolVersion: version,
+      ...authOf(request),
     };
     const exchange =
       parsed.kind === "request"
@@ -539,6 +556,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
         if (closed) return errorResponse(503, -32600, "Service unavailable: the server is shutting down");
         const forbidden = checkOrigin(request);
         if (forbidden) return forbidden.response;
+        if (options.authenticate) {
+          const identity = await options.authenticate(request);
+          if (identity instanceof Response) return identity;
+          identities.set(request, identity);
+        }
         switch (request.method) {
           case "POST":
             return await handlePost(request);

@@ -16,6 +16,11 @@ export interface NodeListenerOptions {
   path?: string;
   /** Host header values allowed (see the handler's `allowedHosts`); unset: no Host check. */
   allowedHosts?: readonly string[] | undefined;
+  /**
+   * Serves a GET outside `path` (for example the OAuth protected resource metadata at its well-known
+   * URL): a Response is sent as it is, undefined gives the usual 404.
+   */
+  otherRoutes?: ((request: Request) => Response | undefined | Promise<Response | undefined>) | undefined;
 }
 
 /**
@@ -31,7 +36,7 @@ export function toNodeListener(
   const path = options.path ?? "/mcp";
   const allowedHosts = options.allowedHosts;
   return (req, res) => {
-    serve(handler, req, res, path, allowedHosts).catch(() => {
+    serve(handler, req, res, path, allowedHosts, options.otherRoutes).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end();
     });
@@ -44,6 +49,7 @@ async function serve(
   res: ServerResponse,
   path: string,
   allowedHosts: readonly string[] | undefined,
+  otherRoutes?: NodeListenerOptions["otherRoutes"],
 ): Promise<void> {
   const host = req.headers.host ?? "";
   const rawUrl = req.url ?? "/";
@@ -56,7 +62,13 @@ async function serve(
   }
   if (pathname !== path) {
     req.resume();
-    await write(errorResponse(404, -32600, "Not found"), res);
+    const other =
+      otherRoutes && (req.method === "GET" || req.method === "HEAD" || req.method === "OPTIONS")
+        ? await otherRoutes(
+            new Request(new URL(rawUrl, `http://${host || "localhost"}`), { method: req.method }),
+          )
+        : undefined;
+    await write(other ?? errorResponse(404, -32600, "Not found"), res);
     return;
   }
   let url: string;
@@ -169,6 +181,8 @@ export interface ListenOptions extends Partial<StreamableHttpHandlerOptions> {
   path?: string;
   /** A ready handler; otherwise one is created from the other options (`connect` is then required). */
   handler?: StreamableHttpHandler;
+  /** GETs outside `path` (see {@link NodeListenerOptions.otherRoutes}). */
+  otherRoutes?: NodeListenerOptions["otherRoutes"];
 }
 
 /** A listening server; `close()` ends open SSE streams, sessions and the server. */
@@ -193,13 +207,16 @@ export async function listen(options: ListenOptions): Promise<HttpServerHandle> 
   const path = options.path ?? "/mcp";
   let handler = options.handler;
   if (!handler) {
-    const { host: _h, port: _p, path: _path, handler: _handler, connect, ...rest } = options;
+    const { host: _h, port: _p, path: _path, handler: _handler, otherRoutes: _o, connect, ...rest } = options;
     if (!connect) throw new TypeError("listen() needs either `handler` or `connect`");
     handler = createStreamableHttpHandler({ ...rest, connect });
   }
   const loopback = isLoopbackHostname(host.startsWith("[") ? host : host.includes(":") ? `[${host}]` : host);
   const allowedHosts = options.allowedHosts ?? (loopback ? LOOPBACK_HOSTS : undefined);
-  const server = createServer({ keepAlive: true }, toNodeListener(handler, { path, allowedHosts }));
+  const server = createServer(
+    { keepAlive: true },
+    toNodeListener(handler, { path, allowedHosts, otherRoutes: options.otherRoutes }),
+  );
   server.keepAliveTimeout = 30_000;
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

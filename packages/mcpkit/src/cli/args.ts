@@ -34,6 +34,10 @@ export interface CliArgs {
   verbose: boolean;
   headers: Record<string, string>;
   bearerToken?: string;
+  /** `--oauth`: sign in through the server's authorization server (browser, loopback redirect). */
+  oauth: boolean;
+  clientId?: string;
+  clientSecret?: string;
   timeout?: number;
 }
 
@@ -50,7 +54,7 @@ const NEEDS_NAME: Partial<Record<Command, string>> = { call: "<tool>", read: "<u
  * @throws UsageError with a one-line message.
  */
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const out: CliArgs = { command: "help", pairs: [], json: false, verbose: false, headers: {} };
+  const out: CliArgs = { command: "help", pairs: [], json: false, verbose: false, headers: {}, oauth: false };
   const dashdash = argv.indexOf("--");
   const head = dashdash === -1 ? [...argv] : argv.slice(0, dashdash);
   const tail = dashdash === -1 ? [] : argv.slice(dashdash + 1);
@@ -116,6 +120,15 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "--bearer-token":
         out.bearerToken = value(token);
         break;
+      case "--oauth":
+        out.oauth = true;
+        break;
+      case "--client-id":
+        out.clientId = value(token);
+        break;
+      case "--client-secret":
+        out.clientSecret = value(token);
+        break;
       case "--timeout": {
         const raw = value(token);
         const ms = Number(raw);
@@ -178,6 +191,10 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     out.name = name;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  if (out.oauth && out.target.kind === "command")
+    throw new UsageError("--oauth applies to HTTP servers only");
+  if (out.oauth && out.bearerToken !== undefined)
+    throw new UsageError("use either --oauth or --bearer-token");
   return out;
 }
 

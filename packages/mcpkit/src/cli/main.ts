@@ -1,4 +1,6 @@
 import { readFile } from "node:fs/promises";
+import { createOAuthProvider } from "@mcpkit/auth";
+import { createLoopbackRedirect } from "@mcpkit/auth/node";
 import type { Client } from "@mcpkit/client";
 import { selectServer } from "../config.js";
 import { type ConnectTarget, type ConnectTargetOptions, connect } from "../connect.js";
@@ -34,6 +36,7 @@ Target:
 Options:
   --json                        machine-readable output
   -H, --header "Name: value"    HTTP header (repeatable)      --bearer-token TOKEN
+  --oauth [--client-id ID [--client-secret S]]  sign in to a protected server (opens a loopback redirect)
   --timeout MS                  per-request timeout           -v, --verbose  error detail
   -h, --help                    help (also: mcpkit <command> --help)    -V, --version`,
   inspect:
@@ -58,7 +61,10 @@ async function resolveTarget(args: CliArgs, io: CliIo): Promise<[ConnectTarget, 
   if (args.bearerToken !== undefined) options.bearerToken = args.bearerToken;
   if (args.timeout !== undefined) options.requestTimeout = args.timeout;
   const target = args.target!;
-  if (target.kind === "url") return [target.url, options];
+  if (target.kind === "url") {
+    if (args.oauth) options.oauth = await oauthFor(target.url, args, io);
+    return [target.url, options];
+  }
   if (target.kind === "command") return [{ command: target.command, args: target.args }, options];
   const file = target.file.startsWith("/") ? target.file : `${io.cwd}/${target.file}`;
   let parsed: unknown;
@@ -81,6 +87,32 @@ async function resolveTarget(args: CliArgs, io: CliIo): Promise<[ConnectTarget, 
     },
     options,
   ];
+}
+
+// The loopback listener of the CLI's sign-in, closed when the command ends.
+let redirectListener: { close(): Promise<void> } | undefined;
+
+async function oauthFor(url: string, args: CliArgs, io: CliIo) {
+  const redirect = await createLoopbackRedirect({
+    openUrl: (authorizationUrl) => {
+      io.stderr.write(`mcpkit: sign in by opening this URL in a browser:\n  ${authorizationUrl.href}\n`);
+    },
+  });
+  redirectListener = redirect;
+  return createOAuthProvider({
+    serverUrl: url,
+    redirectUri: redirect.redirectUri,
+    onRedirect: (authorizationUrl, context) => redirect.onRedirect(authorizationUrl, context),
+    clientMetadata: { client_name: "mcpkit CLI", redirect_uris: [redirect.redirectUri] },
+    ...(args.clientId
+      ? {
+          client: {
+            clientId: args.clientId,
+            ...(args.clientSecret ? { clientSecret: args.clientSecret } : {}),
+          },
+        }
+      : {}),
+  });
 }
 
 function table(rows: Array<[string, string]>): string {
@@ -279,5 +311,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     return error instanceof UsageError ? 2 : 1;
   } finally {
     await client?.close().catch(() => {});
+    await redirectListener?.close().catch(() => {});
+    redirectListener = undefined;
   }
 }
