@@ -1,0 +1,36 @@
+// mcpkit server (@mcpkit/server, built dist): one registry built once with plain JSON Schema tool inputs,
+// served over stdio (serveStdio from @mcpkit/transport-stdio) or Streamable HTTP (listen from
+// @mcpkit/transport-http/node; both eras on one endpoint, JSON or SSE replies as the spec says).
+import { createServer } from "@mcpkit/server";
+import { listen } from "@mcpkit/transport-http/node";
+import { serveStdio } from "@mcpkit/transport-stdio";
+import { announcePort, blobText, fillerNames, readServerSpec, statsText } from "../common/tools.mjs";
+
+const spec = readServerSpec();
+const server = createServer({ name: "bench-mcpkit", version: "0.0.0" });
+const text = (t) => ({ content: [{ type: "text", text: t }] });
+const object = (properties) => ({ type: "object", properties, required: Object.keys(properties) });
+
+server.registerTool("echo", { inputSchema: object({ text: { type: "string" } }) }, ({ text: t }) => text(t));
+server.registerTool("blob", { inputSchema: object({ bytes: { type: "number" } }) }, ({ bytes }) =>
+  text(blobText(bytes)),
+);
+server.registerTool("stats", {}, () => text(statsText()));
+for (const name of fillerNames(spec.tools)) {
+  server.registerTool(
+    name,
+    { description: `filler ${name}`, inputSchema: object({ text: { type: "string" } }) },
+    (a) => text(a.text),
+  );
+}
+
+if (spec.transport === "stdio") {
+  await serveStdio((transport) => server.connect(transport));
+} else {
+  const handle = await listen({
+    port: 0,
+    connect: (transport) => server.connect(transport),
+    preferJson: spec.reply === "json",
+  });
+  announcePort(handle.port);
+}

@@ -1,0 +1,134 @@
+// Starting the measured programs: every measurement gets fresh processes, each in its own process group
+// so that the harness can always end what it started (and nothing else).
+import { spawn } from "node:child_process";
+import { fileURLToPath } from "node:url";
+
+/** Folder of the bench app (apps/bench). */
+export const appDir = fileURLToPath(new URL("..", import.meta.url));
+
+/** Absolute path of one program of one implementation. */
+export function programPath(impl, program) {
+  return fileURLToPath(new URL(`../impl/${impl}/${program}.mjs`, import.meta.url));
+}
+
+/** The command that starts `impl`'s server with `spec`, pinned to the server core. */
+export function serverCommand(impl, spec, pin, nodeFlags = []) {
+  const argv = [
+    ...pin.server,
+    process.execPath,
+    ...nodeFlags,
+    programPath(impl, "server"),
+    JSON.stringify(spec),
+  ];
+  return { command: argv[0], args: argv.slice(1) };
+}
+
+function killGroup(child, signal) {
+  try {
+    process.kill(-child.pid, signal);
+  } catch {}
+}
+
+/**
+ * Runs a program to completion and returns its last stdout line parsed as JSON (or an error object).
+ * Killed (its whole process group) after `timeoutMs`.
+ */
+export function runProgram(argv, { timeoutMs, cwd = appDir, env = process.env }) {
+  return new Promise((resolve) => {
+    const child = spawn(argv[0], argv.slice(1), {
+      cwd,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    child.stdout.on("data", (c) => (out += c));
+    child.stderr.on("data", (c) => {
+      err += c;
+      if (err.length > 8192) err = err.slice(-4096);
+    });
+    const timer = setTimeout(() => killGroup(child, "SIGKILL"), timeoutMs);
+    child.on("error", (error) => {
+      clearTimeout(timer);
+      resolve({ ok: false, error: `spawn failed: ${error.message}`, harness: true });
+    });
+    child.on("close", (code, signal) => {
+      clearTimeout(timer);
+      // Whatever the program left behind in its group (a stdio server it spawned) goes too.
+      killGroup(child, "SIGKILL");
+      const line = out.trim().split("\n").pop() ?? "";
+      let parsed;
+      try {
+        parsed = JSON.parse(line);
+      } catch {
+        const why = signal ? `killed by ${signal}` : `exit code ${code}`;
+        resolve({ ok: false, error: `no result (${why}): ${tail(err) || tail(out)}`, harness: true });
+        return;
+      }
+      if (!parsed.ok && err.trim()) parsed.stderr = tail(err);
+      resolve(parsed);
+    });
+  });
+}
+
+function tail(text) {
+  return text.trim().split("\n").slice(-6).join(" | ").slice(-600);
+}
+
+/**
+ * Starts an HTTP server program and waits for the port it announces on its first stdout line.
+ * Resolves { url, close() }; close() ends its process group and waits for the exit.
+ */
+export function startHttpServer(impl, spec, pin, { timeoutMs = 20_000, env = process.env } = {}) {
+  const { command, args } = serverCommand(impl, spec, pin);
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, {
+      cwd: appDir,
+      env,
+      detached: true,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let out = "";
+    let err = "";
+    const exited = new Promise((r) => child.on("exit", r));
+    const close = async () => {
+      killGroup(child, "SIGTERM");
+      const t = setTimeout(() => killGroup(child, "SIGKILL"), 10_000);
+      await exited;
+      clearTimeout(t);
+    };
+    const timer = setTimeout(() => {
+      close();
+      reject(new Error(`${impl} server did not announce a port in ${timeoutMs} ms: ${err.slice(-400)}`));
+    }, timeoutMs);
+    child.stderr.on("data", (c) => {
+      err += c;
+      if (err.length > 8192) err = err.slice(-4096);
+    });
+    const onData = (c) => {
+      out += c;
+      const nl = out.indexOf("\n");
+      if (nl === -1) return;
+      child.stdout.off("data", onData);
+      child.stdout.resume();
+      clearTimeout(timer);
+      try {
+        const { port } = JSON.parse(out.slice(0, nl));
+        resolve({ url: `http://127.0.0.1:${port}/mcp`, close, stderr: () => err });
+      } catch {
+        close();
+        reject(new Error(`${impl} server printed ${out.slice(0, 200)}`));
+      }
+    };
+    child.stdout.on("data", onData);
+    child.on("error", (e) => {
+      clearTimeout(timer);
+      reject(e);
+    });
+    exited.then((code) => {
+      clearTimeout(timer);
+      reject(new Error(`${impl} server exited (${code}) before announcing a port: ${err.slice(-400)}`));
+    });
+  });
+}
