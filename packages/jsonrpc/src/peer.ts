@@ -152,6 +152,64 @@ function checkTimeout(name: string, value: number): void {
   }
 }
 
+/**
+ * One inbound request in flight; it is also the handler's {@link RequestContext}. Its abort signal is
+ * made only when a handler reads it: most handlers never do, and an AbortController per request is
+ * measurable on the hot path. Cancellation is recorded either way, so a cancelled request is never
+ * answered.
+ */
+class Inbound implements RequestContext {
+  private controller: AbortController | undefined;
+  private combined: AbortSignal | undefined;
+  private reason: unknown;
+  private cancelled = false;
+
+  constructor(
+    readonly id: JsonRpcId,
+    readonly method: string,
+    readonly info: MessageInfo | undefined,
+    private readonly sendNotification: (
+      method: string,
+      params: Params,
+      options: NotifyOptions,
+    ) => Promise<void>,
+    private readonly sendRequest: (
+      method: string,
+      params: Params,
+      options: RequestOptions,
+    ) => Promise<unknown>,
+  ) {}
+
+  get signal(): AbortSignal {
+    if (this.combined) return this.combined;
+    this.controller = new AbortController();
+    if (this.cancelled) this.controller.abort(this.reason);
+    const own = this.controller.signal;
+    this.combined = this.info?.signal ? AbortSignal.any([own, this.info.signal]) : own;
+    return this.combined;
+  }
+
+  /** True once the peer cancelled, the peer closed, or the request's own stream closed. */
+  get isAborted(): boolean {
+    return this.cancelled || this.info?.signal?.aborted === true;
+  }
+
+  abort(reason: unknown): void {
+    if (this.cancelled) return;
+    this.cancelled = true;
+    this.reason = reason;
+    this.controller?.abort(reason);
+  }
+
+  notify(method: string, params?: Params): Promise<void> {
+    return this.sendNotification(method, params, { relatedRequestId: this.id });
+  }
+
+  request(method: string, params?: Params, options?: RequestOptions): Promise<unknown> {
+    return this.sendRequest(method, params, { signal: this.signal, ...options, relatedRequestId: this.id });
+  }
+}
+
 // setTimeout overflows past 2^31-1 ms and fires at once; treat such delays as "never".
 const MAX_TIMER = 2_147_483_647;
 
@@ -179,7 +237,7 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
   let anyRequest: RequestHandler | undefined;
   let anyNotification: NotificationHandler | undefined;
   const pending = new Map<JsonRpcId, Pending>();
-  const inbound = new Map<JsonRpcId, AbortController>();
+  const inbound = new Map<JsonRpcId, Inbound>();
   let nextId = 1;
   let started = false;
   let isClosed = false;
@@ -370,22 +428,13 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
       respondError(id, { code: ErrorCode.InvalidRequest, message: "Duplicate request id in flight" }, id);
       return;
     }
-    const controller = new AbortController();
-    inbound.set(id, controller);
-    const signal = info?.signal ? AbortSignal.any([controller.signal, info.signal]) : controller.signal;
-    const context: RequestContext = {
-      id,
-      method,
-      signal,
-      info,
-      notify: (m, p) => notify(m, p, { relatedRequestId: id }),
-      request: (m, p, o) => request(m, p, { signal, ...o, relatedRequestId: id }),
-    };
+    const entry = new Inbound(id, method, info, notify, request);
+    inbound.set(id, entry);
     let outcome: unknown;
     try {
-      outcome = handler(message.params, context);
+      outcome = handler(message.params, entry);
     } catch (error) {
-      finish(id, controller, signal, undefined, error);
+      finish(id, entry, undefined, error);
       return;
     }
     if (
@@ -394,26 +443,19 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
       typeof (outcome as Promise<unknown>).then === "function"
     ) {
       (outcome as Promise<unknown>).then(
-        (value) => finish(id, controller, signal, value, undefined, true),
-        (error: unknown) => finish(id, controller, signal, undefined, error),
+        (value) => finish(id, entry, value, undefined, true),
+        (error: unknown) => finish(id, entry, undefined, error),
       );
     } else {
-      finish(id, controller, signal, outcome, undefined, true);
+      finish(id, entry, outcome, undefined, true);
     }
   }
 
-  function finish(
-    id: JsonRpcId,
-    controller: AbortController,
-    signal: AbortSignal,
-    value: unknown,
-    error: unknown,
-    ok = false,
-  ): void {
-    if (inbound.get(id) === controller) inbound.delete(id);
+  function finish(id: JsonRpcId, entry: Inbound, value: unknown, error: unknown, ok = false): void {
+    if (inbound.get(id) === entry) inbound.delete(id);
     // A cancelled request (by the peer, or by its response stream closing) gets no answer, and its
     // abort is not a failure to report; a closed peer can send nothing.
-    if (signal.aborted || isClosed) return;
+    if (entry.isAborted || isClosed) return;
     if (ok) {
       send({ jsonrpc: "2.0", id, result: value === undefined ? {} : value }, id).catch(onError);
       return;
@@ -430,10 +472,10 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
     const { method } = message;
     const params = message.params as Record<string, unknown> | undefined;
     if (method === cancelMethod && params) {
-      const controller = inbound.get(params.requestId as JsonRpcId);
-      if (controller) {
+      const entry = inbound.get(params.requestId as JsonRpcId);
+      if (entry) {
         inbound.delete(params.requestId as JsonRpcId);
-        controller.abort(new JsonRpcError(ErrorCode.InternalError, "Request cancelled by the peer"));
+        entry.abort(new JsonRpcError(ErrorCode.InternalError, "Request cancelled by the peer"));
       }
     } else if (method === progressMethod && params) {
       const entry = pending.get(params.progressToken as JsonRpcId);
@@ -488,7 +530,7 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
     closeReason = reason;
     const error = closedError();
     for (const [id, entry] of pending) settle(id, entry, undefined, error);
-    for (const controller of inbound.values()) controller.abort(error);
+    for (const entry of inbound.values()) entry.abort(error);
     inbound.clear();
     for (const waiter of waiters.splice(0)) waiter();
     try {
