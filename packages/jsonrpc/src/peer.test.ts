@@ -103,7 +103,10 @@ describe("Peer", () => {
     // 2400 ms have passed: without progress the 1000 ms timeout would have fired long ago.
     expect(peer.pendingCount).toBe(1);
     await vi.advanceTimersByTimeAsync(200);
-    expect(await call).toBeInstanceOf(TimeoutError);
+    const error = (await call) as TimeoutError;
+    expect(error).toBeInstanceOf(TimeoutError);
+    expect(error.timeout).toBe(2500);
+    expect(error.message).toMatch(/total timeout of 2500 ms/);
     expect(seen).toEqual([1, 2, 3]);
   });
 

@@ -138,6 +138,7 @@ interface Pending {
   timer: ReturnType<typeof setTimeout> | undefined;
   onProgress: ((p: ProgressParams) => void) | undefined;
   timeout: number;
+  maxTotal: number;
   deadline: number;
   resetOnProgress: boolean;
   controller: AbortController | undefined;
@@ -283,11 +284,16 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
       entry.timer = undefined;
       return;
     }
+    // Which bound fires decides the message: the per-request timeout, or the total despite progress.
+    const total = entry.deadline - now <= entry.timeout;
     entry.timer = setTimeout(
       () => {
+        const limit = total ? entry.maxTotal : entry.timeout;
         const error = new TimeoutError(
-          `Request ${String(id)} timed out after ${entry.timeout} ms`,
-          entry.timeout,
+          total
+            ? `Request ${String(id)} exceeded its total timeout of ${limit} ms (progress kept it alive until then)`
+            : `Request ${String(id)} timed out after ${limit} ms`,
+          limit,
         );
         settle(id, entry, undefined, error);
         sendCancel(id, error);
@@ -382,6 +388,7 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
         timer: undefined,
         onProgress: opts.onProgress,
         timeout,
+        maxTotal,
         deadline: Date.now() + maxTotal,
         resetOnProgress: opts.resetTimeoutOnProgress ?? options.resetTimeoutOnProgress ?? true,
         controller,
