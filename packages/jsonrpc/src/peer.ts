@@ -61,6 +61,11 @@ export interface RequestContext {
   readonly method: string;
   /** Aborted when the peer cancels the request, its response stream closes, or the peer closes. */
   readonly signal: AbortSignal;
+  /**
+   * The same fact as `signal.aborted`, read without making the signal: a handler that only needs to know
+   * (not to be told) should read this; the signal is created on first use.
+   */
+  readonly aborted: boolean;
   /** What the transport knows about the message (headers, auth); passed through untouched. */
   readonly info: MessageInfo | undefined;
   /** Sends a notification tied to this request (it travels on the request's stream where there is one). */
@@ -191,7 +196,7 @@ class Inbound implements RequestContext {
   }
 
   /** True once the peer cancelled, the peer closed, or the request's own stream closed. */
-  get isAborted(): boolean {
+  get aborted(): boolean {
     return this.cancelled || this.info?.signal?.aborted === true;
   }
 
@@ -462,7 +467,7 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
     if (inbound.get(id) === entry) inbound.delete(id);
     // A cancelled request (by the peer, or by its response stream closing) gets no answer, and its
     // abort is not a failure to report; a closed peer can send nothing.
-    if (entry.isAborted || isClosed) return;
+    if (entry.aborted || isClosed) return;
     if (ok) {
       send({ jsonrpc: "2.0", id, result: value === undefined ? {} : value }, id).catch(onError);
       return;

@@ -339,7 +339,7 @@ class ServerImpl implements Server {
       return outcome.catch((error: unknown) => {
         // The request's own stream closed (HTTP disconnect = cancellation): nobody can receive an answer,
         // and the abort is not a failure worth logging.
-        if (rctx.signal.aborted && !(error instanceof JsonRpcError)) {
+        if (rctx.aborted && !(error instanceof JsonRpcError)) {
           throw new McpError(McpErrorCode.InternalError, "Request cancelled");
         }
         throw error;
@@ -697,7 +697,7 @@ class ServerImpl implements Server {
     if (attempt && Object.keys(attempt.pending).length > 0) {
       return this.inputRequired(mrtr.method, mrtr.target, mrtr.args, attempt, ctx);
     }
-    if (call.rctx.signal.aborted) throw call.rctx.signal.reason;
+    if (call.rctx.aborted) throw call.rctx.signal.reason;
     if (failed) {
       if (error instanceof InputRequiredSignal) {
         // Only a legacy-era misuse can get here (a signal with nothing pending).
