@@ -249,3 +249,5 @@ export async function listen(options: ListenOptions): Promise<HttpServerHandle> 
     },
   };
 }
+
+export { createNodeFetch, type FetchLike, type NodeFetch, type NodeFetchOptions } from "./node-fetch.js";

@@ -1,11 +1,13 @@
 import { transportConformance } from "@mcpkit/test-kit";
 import { createStreamableHttpClientTransport, createStreamableHttpHandler } from "../src/index.js";
-import { listen } from "../src/node.js";
+import { createNodeFetch, listen } from "../src/node.js";
 import { createFanIn, inProcessFetch, LEGACY, MODERN, rawInitialize, withModernMeta } from "./support.js";
 
 const URL_IN_PROCESS = "http://127.0.0.1/mcp";
 
-async function legacyPair(where: "in-process" | "port", preferJson: boolean) {
+type Where = "in-process" | "port" | "port, node fetch";
+
+async function legacyPair(where: Where, preferJson: boolean) {
   const fan = createFanIn();
   if (where === "in-process") {
     const handler = createStreamableHttpHandler({ connect: fan.connect, preferJson });
@@ -27,11 +29,12 @@ async function legacyPair(where: "in-process" | "port", preferJson: boolean) {
     era: "legacy",
     protocolVersion: LEGACY,
     sessionId,
+    ...(where === "port, node fetch" ? { fetch: createNodeFetch() } : {}),
   });
   return { client, server: fan.transport, dispose: () => server.close() };
 }
 
-async function modernPair(where: "in-process" | "port", preferJson: boolean) {
+async function modernPair(where: Where, preferJson: boolean) {
   const fan = createFanIn({ stripModernMeta: true });
   if (where === "in-process") {
     const handler = createStreamableHttpHandler({ connect: fan.connect, preferJson });
@@ -48,6 +51,7 @@ async function modernPair(where: "in-process" | "port", preferJson: boolean) {
     url: server.url,
     era: "modern",
     protocolVersion: MODERN,
+    ...(where === "port, node fetch" ? { fetch: createNodeFetch() } : {}),
   });
   return { client: withModernMeta(client), server: fan.transport, dispose: () => server.close() };
 }
@@ -67,3 +71,27 @@ transportConformance("HTTP modern, real port, SSE replies", () => modernPair("po
   serverRequests: false,
   unsolicitedNotifications: false,
 });
+
+// The same suite through createNodeFetch (node:http keep-alive agents instead of the global fetch).
+transportConformance("HTTP legacy session, real port, SSE replies, node fetch", () =>
+  legacyPair("port, node fetch", false),
+);
+transportConformance("HTTP legacy session, real port, JSON replies, node fetch", () =>
+  legacyPair("port, node fetch", true),
+);
+transportConformance(
+  "HTTP modern, real port, SSE replies, node fetch",
+  () => modernPair("port, node fetch", false),
+  {
+    serverRequests: false,
+    unsolicitedNotifications: false,
+  },
+);
+transportConformance(
+  "HTTP modern, real port, JSON replies, node fetch",
+  () => modernPair("port, node fetch", true),
+  {
+    serverRequests: false,
+    unsolicitedNotifications: false,
+  },
+);

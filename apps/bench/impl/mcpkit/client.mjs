@@ -1,7 +1,9 @@
 // mcpkit client (@mcpkit/client, built dist): over spawnStdioTransport (default era negotiation, `auto`)
-// or createStreamableHttpClientTransport with the era the spec names.
+// or createStreamableHttpClientTransport (with createNodeFetch, as mcpkit's connect() uses on Node) with
+// the era the spec names.
 import { createClient } from "@mcpkit/client";
 import { createStreamableHttpClientTransport } from "@mcpkit/transport-http";
+import { createNodeFetch } from "@mcpkit/transport-http/node";
 import { spawnStdioTransport } from "@mcpkit/transport-stdio";
 import { runDriver } from "../common/driver.mjs";
 
@@ -14,7 +16,12 @@ runDriver(async (spec) => {
   const transport =
     spec.transport === "stdio"
       ? spawnStdioTransport({ command: spec.server.command, args: spec.server.args, stderr: "inherit" })
-      : createStreamableHttpClientTransport({ url: spec.url, ...(spec.era ? { era: spec.era } : {}) });
+      : // As `connect()` from mcpkit does on Node: node:http keep-alive agents rather than the global fetch.
+        createStreamableHttpClientTransport({
+          url: spec.url,
+          fetch: createNodeFetch(),
+          ...(spec.era ? { era: spec.era } : {}),
+        });
   await client.connect(transport);
   const call = async (name, args) => {
     const result = await client.callTool(name, args);
