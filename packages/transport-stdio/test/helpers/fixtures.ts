@@ -1,36 +1,13 @@
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { build } from "esbuild";
+import { bundleFixture } from "@mcpkit/test-kit";
 
-const here = dirname(fileURLToPath(import.meta.url));
-const fixturesDir = join(here, "..", "fixtures");
-const outDir = mkdtempSync(join(tmpdir(), "mcpkit-stdio-fixtures-"));
-const built = new Map<string, Promise<string>>();
-process.once("exit", () => rmSync(outDir, { recursive: true, force: true }));
+const fixturesDir = join(dirname(fileURLToPath(import.meta.url)), "..", "fixtures");
 
 /**
- * Bundles a TypeScript fixture (which imports the real @mcpkit sources) into one plain ESM file, so
- * a child runs it with bare `node` in ~0.2 s instead of paying a TypeScript loader's start-up per spawn.
- * Fixtures ending in `.mjs` are plain Node and returned as they are.
+ * The path of a fixture ready for bare `node`: TypeScript fixtures (which import the real @mcpkit
+ * sources) are bundled once by test-kit's `bundleFixture`; `.mjs` fixtures are plain Node as they are.
  */
 export function fixture(name: string): Promise<string> {
-  if (name.endsWith(".mjs")) return Promise.resolve(join(fixturesDir, name));
-  let path = built.get(name);
-  if (!path) {
-    const outfile = join(outDir, name.replace(/\.ts$/, ".mjs"));
-    path = build({
-      entryPoints: [join(fixturesDir, name)],
-      bundle: true,
-      platform: "node",
-      format: "esm",
-      target: "node20",
-      conditions: ["@mcpkit/source"],
-      outfile,
-      logLevel: "error",
-    }).then(() => outfile);
-    built.set(name, path);
-  }
-  return path;
+  return bundleFixture(join(fixturesDir, name));
 }
