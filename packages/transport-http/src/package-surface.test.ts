@@ -33,7 +33,9 @@ describe("the public surface", () => {
     const { join } = await import("node:path");
     const dir = join(import.meta.dirname, ".");
     const files = [
-      ...readdirSync(dir).filter((f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "node.ts" && f !== "node-fetch.ts"),
+      ...readdirSync(dir).filter(
+        (f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "node.ts" && f !== "node-fetch.ts",
+      ),
       ...readdirSync(join(dir, "internal")).map((f) => `internal/${f}`),
     ];
     for (const file of files) expect(readFileSync(join(dir, file), "utf8"), file).not.toMatch(/from "node:/);
