@@ -11,7 +11,7 @@ import {
   MODERN_METHODS,
   requiredCapability,
 } from "./methods.js";
-import { loadSchema } from "./test-support/spec.js";
+import { loadSchema } from "../test/support/spec.js";
 
 // Every `method` constant a schema file defines: the oracle for the method tables.
 function schemaMethods(name: Parameters<typeof loadSchema>[0]): Set<string> {

@@ -3,7 +3,7 @@ import { audio, embeddedResource, image, resourceLink, text, toBase64 } from "./
 import { McpError } from "./errors.js";
 import { MetaKey, TASKS_EXTENSION_ID } from "./meta.js";
 import { ResultType } from "./result-type.js";
-import { schemaErrors } from "./test-support/spec.js";
+import { schemaErrors } from "../test/support/spec.js";
 import type { ModernRequestMeta } from "./types/base.js";
 import type { DiscoverResult } from "./types/discover.js";
 import type { InitializeResult } from "./types/lifecycle.js";
