@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { isLevelEnabled, isLoggingLevel, LOGGING_LEVELS } from "./logging.js";
 import { loadSchema } from "../test/support/spec.js";
+import { isLevelEnabled, isLoggingLevel, LOGGING_LEVELS } from "./logging.js";
 
 describe("logging levels", () => {
   it("are the schema's eight levels, least severe first", () => {

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { loadSchema } from "../test/support/spec.js";
 import { TASKS_EXTENSION_ID } from "./meta.js";
 import {
   getMethodInfo,
@@ -11,7 +12,6 @@ import {
   MODERN_METHODS,
   requiredCapability,
 } from "./methods.js";
-import { loadSchema } from "../test/support/spec.js";
 
 // Every `method` constant a schema file defines: the oracle for the method tables.
 function schemaMethods(name: Parameters<typeof loadSchema>[0]): Set<string> {

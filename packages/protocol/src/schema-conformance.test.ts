@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
+import { schemaErrors } from "../test/support/spec.js";
 import { audio, embeddedResource, image, resourceLink, text, toBase64 } from "./content.js";
 import { McpError } from "./errors.js";
 import { MetaKey, TASKS_EXTENSION_ID } from "./meta.js";
 import { ResultType } from "./result-type.js";
-import { schemaErrors } from "../test/support/spec.js";
 import type { ModernRequestMeta } from "./types/base.js";
 import type { DiscoverResult } from "./types/discover.js";
 import type { InitializeResult } from "./types/lifecycle.js";
