@@ -1,4 +1,4 @@
-import type { ErrorObject, InputRequest, InputRequests, TaskStatus } from "@mcpkit/protocol";
+import type { ErrorObject, InputRequest, InputRequests, Task, TaskStatus } from "@mcpkit/protocol";
 import { randomId } from "./internal/encoding.js";
 
 /**
@@ -6,15 +6,7 @@ import { randomId } from "./internal/encoding.js";
  * it: the wire `DetailedTask` fields plus `owner`, the authorization subject it is bound to.
  * @see SPEC.md §3.13
  */
-export interface StoredTask {
-  taskId: string;
-  status: TaskStatus;
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  /** How long the record is kept after creation; `null` keeps it for ever. */
-  ttlMs: number | null;
-  pollIntervalMs?: number;
+export interface StoredTask extends Task {
   /** Pending input requests, while `status` is `input_required`. */
   inputRequests?: InputRequests;
   /** The tool result, once `completed` (an `isError` result is `completed` too). */
