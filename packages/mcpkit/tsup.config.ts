@@ -1,19 +1,7 @@
-import { defineConfig } from "tsup";
+import { defineConfig, packageBuild } from "../../tsup.shared.js";
 
 export default defineConfig([
-  {
-    entry: ["src/index.ts"],
-    format: ["esm", "cjs"],
-    dts: true,
-    clean: true,
-    target: "node20",
-    sourcemap: true,
-  },
-  {
-    // The CLI: ESM only, with its shebang kept.
-    entry: ["src/bin.ts"],
-    format: ["esm"],
-    target: "node20",
-    sourcemap: true,
-  },
+  packageBuild(),
+  // The CLI: ESM only, with its shebang kept.
+  { entry: ["src/bin.ts"], format: ["esm"], target: "node20", sourcemap: true },
 ]);

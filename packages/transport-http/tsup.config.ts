@@ -1,10 +1,3 @@
-import { defineConfig } from "tsup";
+import { defineConfig, packageBuild } from "../../tsup.shared.js";
 
-export default defineConfig({
-  entry: ["src/index.ts", "src/node.ts"],
-  format: ["esm", "cjs"],
-  dts: true,
-  clean: true,
-  target: "node20",
-  sourcemap: true,
-});
+export default defineConfig(packageBuild(["src/index.ts", "src/node.ts"]));
