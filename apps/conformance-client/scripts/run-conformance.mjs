@@ -10,23 +10,18 @@
 //
 // Builds dist/index.js first unless told not to (or it is newer than every source file). Exit code 1 when
 // a scored scenario failed, 0 otherwise. auth/* scenarios are apps/conformance-auth-client's.
-import { spawn, spawnSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync } from "node:fs";
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync, statSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { option, passedCount, runClientScenarios } from "../../../scripts/conformance-scenarios.mjs";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const appDir = path.resolve(here, "..");
 const root = path.resolve(appDir, "../..");
 const bin = path.join(appDir, "dist/index.js");
 const scenarios = createRequire(import.meta.url)("@mcpkit/peers/scenarios.json");
-
-function option(name) {
-  const i = process.argv.indexOf(name);
-  return i >= 0 ? process.argv[i + 1] : undefined;
-}
 
 const revisions = option("--revision") ? [option("--revision")] : ["2026-07-28", "2025-11-25"];
 const only = option("--scenario");
@@ -74,74 +69,19 @@ if (jobs.length === 0) {
   process.exit(2);
 }
 
-const work = mkdtempSync(path.join(tmpdir(), "mcpkit-client-conformance-"));
-
-function run(job, index) {
-  const summary = path.join(work, `${index}.json`);
-  const args = [
-    path.join(root, "scripts/conformance.mjs"),
-    "client",
-    "--command",
-    `node ${bin}`,
-    "--requirements",
-    job.revision,
-    "--scenario",
-    job.name,
-    "--quiet",
-    "--summary-json",
-    summary,
-  ];
-  return new Promise((resolve) => {
-    const child = spawn(process.execPath, args, { cwd: root, stdio: ["ignore", "pipe", "pipe"] });
-    let output = "";
-    child.stdout.on("data", (c) => (output += c));
-    child.stderr.on("data", (c) => (output += c));
-    child.on("close", () => {
-      let row;
-      try {
-        row = JSON.parse(readFileSync(summary, "utf8")).scenarios.find((r) => r.scenario === job.name);
-      } catch {
-        row = undefined;
-      }
-      resolve({ ...job, row, output });
-    });
-  });
-}
-
 const started = Date.now();
-const results = [];
-let next = 0;
-await Promise.all(
-  Array.from({ length: concurrency }, async () => {
-    while (next < jobs.length) {
-      const index = next++;
-      const result = await run(jobs[index], index);
-      results[index] = result;
-      const c = result.row?.counts ?? { SUCCESS: 0, FAILURE: 0, WARNING: 0 };
-      const verdict = result.row?.verdict ?? "FAIL";
-      console.log(
-        `${verdict.padEnd(4)} ${result.revision} ${result.name.padEnd(38)} ${c.SUCCESS} success, ${c.FAILURE} failure, ${c.WARNING} warning${result.scored ? "" : "  (not scored)"}`,
-      );
-      if (verdict !== "PASS") {
-        for (const f of result.row?.failures ?? []) console.log(`       ${f.status} ${f.id}: ${f.message}`);
-        if (!result.row) console.log(result.output.split("\n").slice(-20).join("\n"));
-      }
-    }
-  }),
-);
-rmSync(work, { recursive: true, force: true });
+const results = await runClientScenarios({ command: `node ${bin}`, jobs, concurrency });
 
 let failed = 0;
 console.log("");
 for (const revision of revisions) {
   const mine = results.filter((r) => r.revision === revision);
-  const pass = (list) => list.filter((r) => r.row?.verdict === "PASS").length;
   const scored = mine.filter((r) => r.scored);
   const extra = mine.filter((r) => !r.scored);
-  failed += scored.length - pass(scored);
+  failed += scored.length - passedCount(scored);
   console.log(
-    `client ${revision}: ${pass(scored)}/${scored.length} scored non-auth scenarios passed` +
-      (extra.length ? `, not scored ${pass(extra)}/${extra.length}` : ""),
+    `client ${revision}: ${passedCount(scored)}/${scored.length} scored non-auth scenarios passed` +
+      (extra.length ? `, not scored ${passedCount(extra)}/${extra.length}` : ""),
   );
 }
 console.log(`(${((Date.now() - started) / 1000).toFixed(0)} s)`);
