@@ -48,6 +48,10 @@ export async function runBench(options = {}) {
     for (const t of tables)
       for (const c of t.cases) if (c.workload?.durationMs) c.workload.durationMs = options.durationMs;
   }
+  if (options.warmupMs !== undefined) {
+    for (const t of tables)
+      for (const c of t.cases) if (c.workload?.warmupMs !== undefined) c.workload.warmupMs = options.warmupMs;
+  }
   for (const t of tables) for (const c of t.cases) c.samples = [];
   const started = performance.now();
   // A full run measures one thing at a time. The smoke run proves only that everything works, so it runs

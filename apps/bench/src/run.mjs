@@ -21,6 +21,7 @@ const { values } = parseArgs({
     "no-sizes": { type: "boolean", default: false },
     profile: { type: "boolean", default: false },
     duration: { type: "string" },
+    warmup: { type: "string" },
   },
 });
 
@@ -29,6 +30,7 @@ if (values.only) options.only = values.only.split(",").map(Number);
 if (values.impl) options.impls = values.impl.split(",");
 if (values.rounds) options.rounds = Number(values.rounds);
 if (values.duration) options.durationMs = Number(values.duration);
+if (values.warmup) options.warmupMs = Number(values.warmup);
 const outDir = path.resolve(values.out ?? path.join(appDir, "bench-results"));
 // --profile: every measured node process writes a CPU profile; profiles.md lists the hot spots per case.
 const profileDir = path.join(outDir, "profiles", new Date().toISOString().replace(/[:.]/g, "-"));

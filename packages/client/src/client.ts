@@ -53,9 +53,22 @@ import { InputRequestError, InvalidResultError, TaskCancelledError } from "./err
 import { answerInputRequest, type InputContext, type InputHandlers } from "./input.js";
 import { Lock } from "./internal/lock.js";
 import { OutputValidators } from "./internal/output-validator.js";
-import { httpStatusOf, isFatal, isObject, isSessionExpired, sleep, toWireError } from "./internal/util.js";
+import {
+  httpStatusOf,
+  isFatal,
+  isObject,
+  isSessionExpired,
+  sleep,
+  toWireError,
+  withKey,
+} from "./internal/util.js";
 import { LEARN_ID, wrapTransport } from "./internal/wire.js";
-import { checkTimeout, type RequestConfig, resolveRequestConfig } from "./request-config.js";
+import {
+  checkTimeout,
+  currentRequestConfig,
+  type RequestConfig,
+  resolveRequestConfig,
+} from "./request-config.js";
 import {
   createSubscription,
   matchesFilter,
@@ -369,6 +382,34 @@ export function createClient(options: ClientOptions): Client {
     return caps;
   }
 
+  // The modern `_meta` a request carries when the call adds nothing of its own: the same for every
+  // request of a session until its version, declared capabilities or log level change, so it is built
+  // once and shared (it is only ever serialized, never changed).
+  let sharedMeta:
+    | { version: string; declared: ClientCapabilities; logLevel: string | undefined; meta: object }
+    | undefined;
+
+  function modernMeta(session: Session): object {
+    const cached = sharedMeta;
+    if (
+      cached !== undefined &&
+      cached.version === session.version &&
+      cached.declared === session.declared &&
+      cached.logLevel === logLevel
+    ) {
+      return cached.meta;
+    }
+    const meta: Record<string, unknown> = {
+      [MetaKey.ProtocolVersion]: session.version,
+      [MetaKey.ClientCapabilities]: session.declared,
+      [MetaKey.ClientInfo]: clientInfo,
+    };
+    if (logLevel) meta[MetaKey.LogLevel] = logLevel;
+    Object.freeze(meta);
+    sharedMeta = { version: session.version, declared: session.declared, logLevel, meta };
+    return meta;
+  }
+
   function withMeta(
     session: Session,
     params: Record<string, unknown> | undefined,
@@ -378,17 +419,10 @@ export function createClient(options: ClientOptions): Client {
     const prior = isObject(base._meta) ? base._meta : undefined;
     if (session.era !== "modern") {
       if (!extra) return params;
-      return { ...base, _meta: { ...prior, ...extra } };
+      return withKey(base, "_meta", { ...prior, ...extra });
     }
-    const meta: Record<string, unknown> = {
-      ...prior,
-      ...extra,
-      [MetaKey.ProtocolVersion]: session.version,
-      [MetaKey.ClientCapabilities]: session.declared,
-      [MetaKey.ClientInfo]: clientInfo,
-    };
-    if (logLevel) meta[MetaKey.LogLevel] = logLevel;
-    return { ...base, _meta: meta };
+    const shared = modernMeta(session);
+    return withKey(base, "_meta", !prior && !extra ? shared : { ...prior, ...extra, ...shared });
   }
 
   // ---- connection -------------------------------------------------------------------------------
@@ -688,6 +722,11 @@ export function createClient(options: ClientOptions): Client {
   }
 
   /** The live session, reconnecting it first when it died and `autoRespawn` allows. */
+  /** The session when it is open and alive (the common case, answered without a promise). */
+  function liveSession(): Session | undefined {
+    return state === "open" && session !== undefined && !session.dead ? session : undefined;
+  }
+
   async function ensureSession(): Promise<Session> {
     if (state === "closing" || state === "closed") throw new ConnectionClosedError("The client is closed");
     if (state === "new" || state === "connecting" || !session) {
@@ -730,14 +769,22 @@ export function createClient(options: ClientOptions): Client {
   }
 
   /** One exchange on a session: meta, timeouts, lock, and the retries the spec asks for. */
-  async function exchange(
-    s: Session,
-    method: string,
-    params: Record<string, unknown> | undefined,
+  // The peer options of a call that sets nothing itself, outside any withRequestConfig scope: the same
+  // every time (the session settings are fixed at construction), so made once.
+  let plainOptions: RequestOptions | undefined;
+
+  function requestOptionsFor(call: CallOptions | undefined): RequestOptions {
+    if (call === undefined && currentRequestConfig() === undefined) {
+      plainOptions ??= requestOptionsFrom(resolveRequestConfig(undefined, sessionConfig), undefined);
+      return plainOptions;
+    }
+    return requestOptionsFrom(resolveRequestConfig(call, sessionConfig), call);
+  }
+
+  function requestOptionsFrom(
+    config: ReturnType<typeof resolveRequestConfig>,
     call: CallOptions | undefined,
-    retried = false,
-  ): Promise<unknown> {
-    const config = resolveRequestConfig(call, sessionConfig);
+  ): RequestOptions {
     const peerOptions: RequestOptions = {
       timeout: config.timeout,
       resetTimeoutOnProgress: config.resetTimeoutOnProgress,
@@ -745,6 +792,17 @@ export function createClient(options: ClientOptions): Client {
     if (config.maxTotalTimeout !== undefined) peerOptions.maxTotalTimeout = config.maxTotalTimeout;
     if (call?.signal) peerOptions.signal = call.signal;
     if (call?.onProgress) peerOptions.onProgress = call.onProgress;
+    return peerOptions;
+  }
+
+  async function exchange(
+    s: Session,
+    method: string,
+    params: Record<string, unknown> | undefined,
+    call: CallOptions | undefined,
+    retried = false,
+  ): Promise<unknown> {
+    const peerOptions = requestOptionsFor(call);
     const release = lock && method !== "subscriptions/listen" ? await lock.acquire(call?.signal) : undefined;
     let result: unknown;
     try {
@@ -842,7 +900,7 @@ export function createClient(options: ClientOptions): Client {
     base: Record<string, unknown>,
     call: CallOptions | undefined,
   ): Promise<Record<string, unknown>> {
-    const s = await ensureSession();
+    const s = liveSession() ?? (await ensureSession());
     let params = base;
     for (let round = 0; ; round++) {
       const result = await exchange(s, method, params, call);
@@ -1173,7 +1231,7 @@ export function createClient(options: ClientOptions): Client {
       const base: Record<string, unknown> = args === undefined ? { name } : { name, arguments: args };
       const raw = await withInput("tools/call", base, call);
       const result = toToolResult(raw);
-      if (!result.isError) await validators.check(name, result.structured);
+      if (!result.isError && validators.has(name)) await validators.check(name, result.structured);
       return result;
     },
     async readResource(uri, call) {

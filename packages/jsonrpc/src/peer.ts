@@ -216,6 +216,9 @@ class Inbound implements RequestContext {
   }
 }
 
+const NO_OPTIONS: RequestOptions = Object.freeze({});
+function noop(): void {}
+
 // setTimeout overflows past 2^31-1 ms and fires at once; treat such delays as "never".
 const MAX_TIMER = 2_147_483_647;
 
@@ -317,45 +320,59 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
     else entry.reject(error);
   }
 
-  async function request(method: string, params?: Params, opts: RequestOptions = {}): Promise<unknown> {
-    if (!started) throw new Error(`Peer.request("${method}") before start(): call peer.start() first`);
-    if (isClosed) throw closedError();
-    const timeout = opts.timeout ?? defaultTimeout;
-    checkTimeout("timeout", timeout);
-    const maxTotal = opts.maxTotalTimeout ?? options.maxTotalTimeout ?? timeout * 10;
-    checkTimeout("maxTotalTimeout", maxTotal);
-    const signal = opts.signal;
-    signal?.throwIfAborted();
-
-    if (Number.isFinite(concurrency)) {
-      if (active >= concurrency) {
-        await new Promise<void>((resolve, reject) => {
-          const go = () => {
-            signal?.removeEventListener("abort", onAbort);
-            resolve();
-          };
-          const onAbort = () => {
-            const i = waiters.indexOf(go);
-            if (i >= 0) waiters.splice(i, 1);
-            reject(signal!.reason);
-          };
-          signal?.addEventListener("abort", onAbort, { once: true });
-          waiters.push(go);
-        });
-        if (isClosed) {
-          release();
-          throw closedError();
-        }
-      } else {
-        active++;
-      }
-      try {
-        return await issue(method, params, opts, timeout, maxTotal);
-      } finally {
-        release();
-      }
+  // Not async: a request that can go at once costs one promise (issue's), not two.
+  function request(method: string, params?: Params, opts: RequestOptions = NO_OPTIONS): Promise<unknown> {
+    let timeout: number;
+    let maxTotal: number;
+    try {
+      if (!started) throw new Error(`Peer.request("${method}") before start(): call peer.start() first`);
+      if (isClosed) throw closedError();
+      timeout = opts.timeout ?? defaultTimeout;
+      checkTimeout("timeout", timeout);
+      maxTotal = opts.maxTotalTimeout ?? options.maxTotalTimeout ?? timeout * 10;
+      checkTimeout("maxTotalTimeout", maxTotal);
+      opts.signal?.throwIfAborted();
+    } catch (error) {
+      return Promise.reject(error);
     }
+    if (Number.isFinite(concurrency)) return gated(method, params, opts, timeout, maxTotal);
     return issue(method, params, opts, timeout, maxTotal);
+  }
+
+  async function gated(
+    method: string,
+    params: Params,
+    opts: RequestOptions,
+    timeout: number,
+    maxTotal: number,
+  ): Promise<unknown> {
+    const signal = opts.signal;
+    if (active >= concurrency) {
+      await new Promise<void>((resolve, reject) => {
+        const go = () => {
+          signal?.removeEventListener("abort", onAbort);
+          resolve();
+        };
+        const onAbort = () => {
+          const i = waiters.indexOf(go);
+          if (i >= 0) waiters.splice(i, 1);
+          reject(signal!.reason);
+        };
+        signal?.addEventListener("abort", onAbort, { once: true });
+        waiters.push(go);
+      });
+      if (isClosed) {
+        release();
+        throw closedError();
+      }
+    } else {
+      active++;
+    }
+    try {
+      return await issue(method, params, opts, timeout, maxTotal);
+    } finally {
+      release();
+    }
   }
 
   function issue(
@@ -381,12 +398,6 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
     const controller = transport.traits.perRequestStream ? new AbortController() : undefined;
     const signal = opts.signal;
     return new Promise<unknown>((resolve, reject) => {
-      const onAbort = () => {
-        const reason = signal!.reason;
-        settle(id, entry, undefined, reason);
-        sendCancel(id, reason);
-        controller?.abort(reason);
-      };
       const entry: Pending = {
         resolve,
         reject,
@@ -397,16 +408,31 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
         deadline: Date.now() + maxTotal,
         resetOnProgress: opts.resetTimeoutOnProgress ?? options.resetTimeoutOnProgress ?? true,
         controller,
-        cleanup: signal ? () => signal.removeEventListener("abort", onAbort) : () => {},
+        cleanup: noop,
       };
       pending.set(id, entry);
-      signal?.addEventListener("abort", onAbort, { once: true });
+      if (signal) {
+        const onAbort = () => {
+          const reason = signal.reason;
+          settle(id, entry, undefined, reason);
+          sendCancel(id, reason);
+          controller?.abort(reason);
+        };
+        entry.cleanup = () => signal.removeEventListener("abort", onAbort);
+        signal.addEventListener("abort", onAbort, { once: true });
+      }
       armTimer(id, entry);
       let sendOptions: SendOptions | undefined;
       if (controller) sendOptions = { signal: controller.signal };
       if (opts.relatedRequestId !== undefined)
         sendOptions = { ...sendOptions, relatedRequestId: opts.relatedRequestId };
-      transport.send(message, sendOptions).catch((error: unknown) => {
+      let sent: Promise<void>;
+      try {
+        sent = transport.send(message, sendOptions);
+      } catch (error) {
+        sent = Promise.reject(error);
+      }
+      sent.catch((error: unknown) => {
         const failure =
           error instanceof ConnectionClosedError || error instanceof TransportError
             ? error

@@ -31,7 +31,7 @@ import { headersOf, paramHeaderProblem } from "./internal/param-headers.js";
 import { type ListKind, Registry, type ToolEntry } from "./internal/registry.js";
 import { RequestStateSealer } from "./internal/request-state.js";
 import { toolErrorResult, toPromptResult, toResourceContents, toToolResult } from "./internal/results.js";
-import { SchemaCompiler } from "./internal/schema.js";
+import { type Checked, SchemaCompiler } from "./internal/schema.js";
 import {
   createInMemoryTaskStore,
   type StoredTask,
@@ -158,6 +158,30 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
 const BAD_REQUEST = { httpStatus: 400 };
+
+const isThenable = (v: unknown): v is PromiseLike<unknown> =>
+  v !== null &&
+  (typeof v === "object" || typeof v === "function") &&
+  typeof (v as PromiseLike<unknown>).then === "function";
+
+function hasKeys(o: object): boolean {
+  for (const _ in o) return true;
+  return false;
+}
+
+/** What `openAttempt` gives: the MRTR bookkeeping and the state values sealed by an earlier attempt. */
+interface OpenedAttempt {
+  attempt: Attempt;
+  values: Record<string, unknown> | undefined;
+}
+
+function newAttempt(
+  opened: { answers: Record<string, unknown>; values: Record<string, unknown> } | undefined,
+  responses: Record<string, unknown> | undefined,
+): OpenedAttempt {
+  const answers = opened ? { ...opened.answers, ...responses } : { ...responses };
+  return { attempt: { answers, consumed: {}, pending: {}, counters: undefined }, values: opened?.values };
+}
 const TASKS_REQUIRED: ClientCapabilities = { extensions: { [TASKS_EXTENSION_ID]: {} } };
 
 function satisfies(have: ClientCapabilities, need: ClientCapabilities, path: string[] = []): boolean {
@@ -623,35 +647,26 @@ class ServerImpl implements Server {
 
   // ---- MRTR ---------------------------------------------------------------------------------------
 
-  /** Reads `inputResponses` and `requestState` of a modern MRTR-capable request. */
-  private async openAttempt(
+  /**
+   * Reads `inputResponses` and `requestState` of a modern MRTR-capable request. Synchronous unless there
+   * is a `requestState` to open (the common first attempt allocates no promise).
+   */
+  private openAttempt(
     method: string,
     target: string,
     args: unknown,
     p: Params,
-  ): Promise<{ attempt: Attempt; values: Record<string, unknown> }> {
+  ): OpenedAttempt | Promise<OpenedAttempt> {
     const responses = p.inputResponses;
     if (responses !== undefined && !isObject(responses)) {
       throw McpError.invalidParams("inputResponses must be an object keyed by input request");
     }
-    let payload: { answers: Record<string, unknown>; values: Record<string, unknown> } = {
-      answers: {},
-      values: {},
-    };
-    if (p.requestState !== undefined) {
-      const opened = await this.sealer.open(p.requestState, method, target, args);
+    const answers = responses as Record<string, unknown> | undefined;
+    if (p.requestState === undefined) return newAttempt(undefined, answers);
+    return this.sealer.open(p.requestState, method, target, args).then((opened) => {
       if (opened === undefined) throw McpError.invalidParams("Invalid requestState");
-      payload = opened;
-    }
-    return {
-      attempt: {
-        answers: { ...payload.answers, ...(responses ?? {}) },
-        consumed: {},
-        pending: {},
-        counters: new Map(),
-      },
-      values: payload.values,
-    };
+      return newAttempt(opened, answers);
+    });
   }
 
   private async inputRequired(
@@ -688,13 +703,15 @@ class ServerImpl implements Server {
     let error: unknown;
     let failed = false;
     try {
-      value = await run();
+      const returned = run();
+      // A handler that answers synchronously costs no extra turn of the microtask queue.
+      value = isThenable(returned) ? await returned : returned;
     } catch (e) {
       error = e;
       failed = true;
     }
     if (failed && error instanceof JsonRpcError) throw error;
-    if (attempt && Object.keys(attempt.pending).length > 0) {
+    if (attempt && hasKeys(attempt.pending)) {
       return this.inputRequired(mrtr.method, mrtr.target, mrtr.args, attempt, ctx);
     }
     if (call.rctx.aborted) throw call.rctx.signal.reason;
@@ -715,18 +732,32 @@ class ServerImpl implements Server {
 
   // ---- tools --------------------------------------------------------------------------------------
 
-  private async finishToolResult(tool: ToolEntry, era: ProtocolEra, value: ToolReturn): Promise<Params> {
+  /** The wire result of a tool's return value; synchronous unless its output check is not. */
+  private finishToolResult(tool: ToolEntry, era: ProtocolEra, value: ToolReturn): Params | Promise<Params> {
     const result = toToolResult(value);
     if (result.isError !== true && tool.output) {
       if (!("structuredContent" in result)) {
         throw this.internalError(`Tool ${tool.name} has an outputSchema but returned no structuredContent`);
       }
-      const checked = await tool.output.check(result.structuredContent);
-      if (!checked.ok) {
-        throw this.internalError(
-          `Tool ${tool.name} returned structuredContent that fails its outputSchema: ${checked.message}`,
-        );
+      const checked = tool.output.check(result.structuredContent);
+      if (checked instanceof Promise) {
+        return checked.then((c) => this.checkedToolResult(tool, era, result, c));
       }
+      return this.checkedToolResult(tool, era, result, checked);
+    }
+    return this.checkedToolResult(tool, era, result, undefined);
+  }
+
+  private checkedToolResult(
+    tool: ToolEntry,
+    era: ProtocolEra,
+    result: Params,
+    checked: Checked | undefined,
+  ): Params {
+    if (checked && !checked.ok) {
+      throw this.internalError(
+        `Tool ${tool.name} returned structuredContent that fails its outputSchema: ${checked.message}`,
+      );
     }
     // Before 2026-07-28 structuredContent must be an object.
     if (era === "legacy" && result.structuredContent !== undefined && !isObject(result.structuredContent)) {
@@ -757,35 +788,51 @@ class ServerImpl implements Server {
       asTask = hasCapability(call.clientCapabilities, ["extensions", TASKS_EXTENSION_ID]);
       if (!asTask && tool.taskSupport === "required") throw McpError.missingClientCapability(TASKS_REQUIRED);
     }
-    const opened = modern ? await this.openAttempt("tools/call", name, args, p) : undefined;
+    let opened: OpenedAttempt | undefined;
+    if (modern) {
+      const o = this.openAttempt("tools/call", name, args, p);
+      opened = o instanceof Promise ? await o : o;
+    }
     if (!isObject(args))
       return toolErrorResult(new Error(`Invalid arguments for tool ${name}: arguments must be an object`));
     let input: unknown = args;
     if (tool.input) {
-      const checked = await tool.input.check(args);
+      const pending = tool.input.check(args);
+      const checked = pending instanceof Promise ? await pending : pending;
       if (!checked.ok)
         return toolErrorResult(new Error(`Invalid arguments for tool ${name}: ${checked.message}`));
       input = checked.value;
     }
     const ctx = new Context(call, opened?.attempt, opened?.values);
     const run = () => tool.handler(input, ctx);
+    if (!asTask) {
+      // The common path: no task can start, so the handler runs at once and nothing races.
+      return this.attemptHandler(
+        call,
+        ctx,
+        opened?.attempt,
+        { method: "tools/call", target: name, args },
+        run,
+        (value) => this.finishToolResult(tool, call.era, value as ToolReturn),
+        toolErrorResult,
+      );
+    }
     const owner = ownerOf(ctx.authInfo);
-    if (asTask && (tool.config.taskMode ?? "auto") === "auto") {
+    if ((tool.config.taskMode ?? "auto") === "auto") {
       const { task, signal } = await this.taskManager.create(owner);
       ctx.becomeTask(task.taskId, signal, this.taskManager);
       this.runTask(tool, task.taskId, Promise.resolve().then(run));
       return { ...wireTask(task), resultType: "task" };
     }
+    // A tool that may call startTask(): the handler runs, and whichever comes first answers the call.
     let announceTask: ((result: Params) => void) | undefined;
     const taskStarted = new Promise<Params>((resolve) => (announceTask = resolve));
-    if (asTask) {
-      ctx.onStartTask = async () => {
-        const { task, signal } = await this.taskManager.create(owner);
-        ctx.becomeTask(task.taskId, signal, this.taskManager);
-        announceTask?.({ ...wireTask(task), resultType: "task" });
-        return true;
-      };
-    }
+    ctx.onStartTask = async () => {
+      const { task, signal } = await this.taskManager.create(owner);
+      ctx.becomeTask(task.taskId, signal, this.taskManager);
+      announceTask?.({ ...wireTask(task), resultType: "task" });
+      return true;
+    };
     const running = Promise.resolve().then(run);
     const outcome = this.attemptHandler(
       call,
@@ -796,7 +843,6 @@ class ServerImpl implements Server {
       (value) => this.finishToolResult(tool, call.era, value as ToolReturn),
       (error) => toolErrorResult(error),
     );
-    if (!asTask) return outcome;
     const first = await Promise.race([
       outcome.then(
         (result) => ({ result }),

@@ -28,16 +28,21 @@ export function wrapTransport(inner: Transport, hooks: WireHooks): Transport {
     traits: inner.traits,
     start: (sink) => inner.start(sink),
     close: (reason) => inner.close(reason),
-    async send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
+    // Not async: the common case hands the inner transport's promise straight back.
+    send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
       const refusal = hooks.refuse();
-      if (refusal) throw refusal;
-      if (!("method" in message) || !("id" in message)) return inner.send(message, options);
+      if (refusal) return Promise.reject(refusal);
+      if (!("method" in message) || !("id" in message)) return sendSafely(inner, message, options);
       let request = message as JsonRpcRequest;
       const params = request.params as Record<string | symbol, unknown> | undefined;
       if (params && typeof params === "object" && LEARN_ID in params) {
         const { [LEARN_ID]: learn, ...rest } = params;
         request = { ...request, params: rest as Record<string, unknown> };
-        (learn as (id: JsonRpcId) => void)(request.id);
+        try {
+          (learn as (id: JsonRpcId) => void)(request.id);
+        } catch (error) {
+          return Promise.reject(error);
+        }
       }
       const signal = options?.signal;
       if (signal && inner.traits.perRequestStream && hooks.explicitCancel(request.method)) {
@@ -56,7 +61,20 @@ export function wrapTransport(inner: Transport, hooks: WireHooks): Transport {
           { once: true },
         );
       }
-      return inner.send(request, options);
+      return sendSafely(inner, request, options);
     },
   };
+}
+
+/** The inner transport's send, with a synchronous throw turned into a rejection. */
+function sendSafely(
+  inner: Transport,
+  message: JsonRpcMessage,
+  options: SendOptions | undefined,
+): Promise<void> {
+  try {
+    return inner.send(message, options);
+  } catch (error) {
+    return Promise.reject(error);
+  }
 }

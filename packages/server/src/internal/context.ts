@@ -44,7 +44,8 @@ export interface Attempt {
   consumed: Record<string, unknown>;
   /** Input requests the handler made that have no answer yet. */
   pending: Record<string, InputRequest>;
-  counters: Map<string, number>;
+  /** How many inputs of each kind the handler asked for without a key (made on first use). */
+  counters: Map<string, number> | undefined;
 }
 
 /** Everything a context needs to know about the request it serves. */
@@ -78,9 +79,11 @@ const isListRootsResult: Validator<ListRootsResult> = (v): v is ListRootsResult 
 
 /** The handler context of one request. Its mode changes once if a manual-mode tool becomes a task. */
 export class Context implements HandlerContext {
-  readonly client: ClientView;
-  readonly state: RequestStateValues;
-  private readonly values: Map<string, JsonValue>;
+  // `client`, `state` and the values map are made on first use: most handlers never touch them, and a
+  // context is built for every call.
+  private clientView: ClientView | undefined;
+  private stateView: RequestStateValues | undefined;
+  private values: Map<string, JsonValue> | undefined;
   private taskRun: { id: string; signal: AbortSignal; manager: TaskManager } | undefined;
   /** Set by the dispatcher for a tool that may become a task by `startTask()`. */
   onStartTask: (() => Promise<boolean>) | undefined;
@@ -89,17 +92,30 @@ export class Context implements HandlerContext {
     private readonly call: CallInfo,
     /** The MRTR attempt in a modern request; `undefined` in a legacy session. */
     private readonly attempt: Attempt | undefined,
-    initialValues: Record<string, unknown> = {},
-  ) {
-    this.client = { info: call.clientInfo, capabilities: call.clientCapabilities };
-    this.values = new Map(Object.entries(initialValues) as Array<[string, JsonValue]>);
-    const values = this.values;
-    this.state = {
-      get: (key) => values.get(key),
-      set: (key, value) => {
-        values.set(key, value);
-      },
-    };
+    private readonly initialValues: Record<string, unknown> | undefined = undefined,
+  ) {}
+
+  get client(): ClientView {
+    this.clientView ??= { info: this.call.clientInfo, capabilities: this.call.clientCapabilities };
+    return this.clientView;
+  }
+
+  get state(): RequestStateValues {
+    if (this.stateView === undefined) {
+      const values = this.valueMap();
+      this.stateView = {
+        get: (key) => values.get(key),
+        set: (key, value) => {
+          values.set(key, value);
+        },
+      };
+    }
+    return this.stateView;
+  }
+
+  private valueMap(): Map<string, JsonValue> {
+    this.values ??= new Map(Object.entries(this.initialValues ?? {}) as Array<[string, JsonValue]>);
+    return this.values;
   }
 
   get era(): ProtocolEra {
@@ -132,6 +148,7 @@ export class Context implements HandlerContext {
 
   /** The values set with `state.set`, to seal into `requestState`. */
   stateValues(): Record<string, unknown> {
+    if (this.values === undefined) return { ...this.initialValues };
     return Object.fromEntries(this.values);
   }
 
@@ -219,6 +236,7 @@ export class Context implements HandlerContext {
     }
     let key = options?.key;
     if (key === undefined) {
+      attempt.counters ??= new Map();
       const n = attempt.counters.get(kind) ?? 0;
       attempt.counters.set(kind, n + 1);
       key = `${kind}-${n}`;

@@ -31,7 +31,9 @@ export function toToolResult(value: ToolReturn): Record<string, unknown> {
     !Array.isArray(value) &&
     isContentArray((value as { content?: unknown }).content)
   ) {
-    return { ...(value as Record<string, unknown>) };
+    // Object.assign, not a spread: on Node 20 a spread copy that later gains a property (resultType)
+    // gets a map of its own each time, and every property access on it after that is slow.
+    return Object.assign({}, value as Record<string, unknown>);
   }
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
 }
