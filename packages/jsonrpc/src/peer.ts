@@ -212,7 +212,10 @@ class Inbound implements RequestContext {
   }
 
   request(method: string, params?: Params, options?: RequestOptions): Promise<unknown> {
-    return this.sendRequest(method, params, { signal: this.signal, ...options, relatedRequestId: this.id });
+    // Object.assign rather than a spread with extra keys: the latter is a slow path on Node 20.
+    const opts: RequestOptions = Object.assign({ signal: this.signal }, options);
+    opts.relatedRequestId = this.id;
+    return this.sendRequest(method, params, opts);
   }
 }
 
@@ -387,7 +390,10 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
     if (opts.onProgress && progressMethod) {
       const base = (params && !Array.isArray(params) ? params : {}) as Record<string, unknown>;
       const meta = (base._meta ?? {}) as Record<string, unknown>;
-      outParams = { ...base, _meta: { ...meta, progressToken: id } };
+      const withToken = Object.assign({}, meta);
+      withToken.progressToken = id;
+      outParams = Object.assign({}, base);
+      outParams._meta = withToken;
     }
     const message: JsonRpcRequest =
       outParams === undefined
@@ -425,7 +431,9 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
       let sendOptions: SendOptions | undefined;
       if (controller) sendOptions = { signal: controller.signal };
       if (opts.relatedRequestId !== undefined)
-        sendOptions = { ...sendOptions, relatedRequestId: opts.relatedRequestId };
+        sendOptions = controller
+          ? { signal: controller.signal, relatedRequestId: opts.relatedRequestId }
+          : { relatedRequestId: opts.relatedRequestId };
       let sent: Promise<void>;
       try {
         sent = transport.send(message, sendOptions);

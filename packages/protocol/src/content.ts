@@ -35,7 +35,7 @@ export function audio(dataBase64: string, mimeType: string, annotations?: Annota
 
 /** A `resource_link` block pointing at a resource (2025-06-18+). The resource object is copied, not kept. */
 export function resourceLink(resource: Resource): ResourceLink {
-  return { ...resource, type: "resource_link" };
+  return Object.assign({}, resource, { type: "resource_link" as const });
 }
 
 /** An embedded resource block carrying a resource's text or blob contents. */

@@ -1037,7 +1037,7 @@ class ServerImpl implements Server {
         filter: honored,
         send: (method, params) => {
           const meta = isObject(params._meta) ? params._meta : {};
-          rctx.notify(method, { ...params, _meta: { ...meta, ...tag } }).catch(() => {});
+          rctx.notify(method, Object.assign({}, params, { _meta: { ...meta, ...tag } })).catch(() => {});
         },
         end: () => {
           cleanup();

@@ -106,7 +106,9 @@ export class Registry {
           for (const t of this.templates.values()) {
             for (const r of t.list?.() ?? []) {
               items.push(
-                t.mimeType !== undefined && r.mimeType === undefined ? { ...r, mimeType: t.mimeType } : r,
+                t.mimeType !== undefined && r.mimeType === undefined
+                  ? Object.assign({}, r, { mimeType: t.mimeType })
+                  : r,
               );
             }
           }

@@ -54,16 +54,19 @@ export function toResourceContents(
   mimeType: string | undefined,
 ): Array<Record<string, unknown>> | undefined {
   if (value === undefined || value === null) return undefined;
-  const base = mimeType === undefined ? { uri } : { uri, mimeType };
-  if (typeof value === "string") return [{ ...base, text: value }];
-  if (value instanceof Uint8Array) return [{ ...base, blob: toBase64(value) }];
-  if (value instanceof ArrayBuffer) return [{ ...base, blob: toBase64(new Uint8Array(value)) }];
+  // Literals, not `{ ...base, text }`: a spread with extra keys is a slow path on Node 20.
+  const one = (key: "text" | "blob", data: string): Array<Record<string, unknown>> =>
+    mimeType === undefined ? [{ uri, [key]: data }] : [{ uri, mimeType, [key]: data }];
+  if (typeof value === "string") return one("text", value);
+  if (value instanceof Uint8Array) return one("blob", toBase64(value));
+  if (value instanceof ArrayBuffer) return one("blob", toBase64(new Uint8Array(value)));
   if (Array.isArray((value as { contents?: unknown }).contents)) {
     return (value as unknown as { contents: Array<Record<string, unknown>> }).contents;
   }
   const single = value as { text?: unknown; blob?: unknown; mimeType?: unknown };
   if (typeof single.text === "string" || typeof single.blob === "string") {
-    return [{ ...base, ...(single as Record<string, unknown>) }];
+    const base = mimeType === undefined ? { uri } : { uri, mimeType };
+    return [Object.assign(base, single as Record<string, unknown>)];
   }
   throw new TypeError(`The handler of resource ${uri} returned an unsupported value`);
 }
