@@ -21,7 +21,8 @@ export function profile(smoke) {
       }
     : {
         rounds: 3,
-        warmupMs: 200,
+        // The longest warm-up: it usually ends earlier, once throughput is steady (impl/common/driver.mjs).
+        warmupMs: 1500,
         durationMs: 700,
         maxCalls: 1e9,
         manyMaxCalls: 1e9,

@@ -85,7 +85,24 @@ async function echoLoad(clients, w) {
   let start = performance.now();
   let end = start;
   let done = 0;
+  // Warm-up ends once the JIT has settled: three 100 ms windows in a row within 5 % of each other's
+  // throughput (and at least 300 ms in), or at warmupMs, whichever comes first. Every implementation gets
+  // the same rule, so a large code base is not measured while it is still being compiled.
   const warmEnd = start + w.warmupMs;
+  const minWarmEnd = start + Math.min(300, w.warmupMs);
+  let windowStart = start;
+  let windowCalls = 0;
+  const rates = [];
+  const settled = (t1) => {
+    windowCalls++;
+    if (t1 - windowStart < 100) return false;
+    rates.push(windowCalls / (t1 - windowStart));
+    windowStart = t1;
+    windowCalls = 0;
+    if (t1 < minWarmEnd || rates.length < 3) return false;
+    const [a, b, c] = rates.slice(-3);
+    return Math.max(a, b, c) / Math.min(a, b, c) < 1.05;
+  };
   const loop = async (session) => {
     while (!stop) {
       const t0 = performance.now();
@@ -93,9 +110,10 @@ async function echoLoad(clients, w) {
       const t1 = performance.now();
       if (got !== text) throw new Error(`client: echo returned ${JSON.stringify(got).slice(0, 80)}`);
       if (!measuring) {
-        if (t1 < warmEnd) continue;
+        if (t1 < warmEnd && !settled(t1)) continue;
         measuring = true;
         start = t1;
+        warmedMs = t1 - begin;
         continue;
       }
       if (stop) break;
@@ -107,6 +125,8 @@ async function echoLoad(clients, w) {
       }
     }
   };
+  const begin = start;
+  let warmedMs = 0;
   const loops = [];
   for (const c of clients) for (let i = 0; i < inflight; i++) loops.push(loop(c));
   await Promise.all(loops);
@@ -118,6 +138,7 @@ async function echoLoad(clients, w) {
     callsPerSec: seconds > 0 ? done / seconds : 0,
     p50: quantile(latencies, 0.5),
     p99: quantile(latencies, 0.99),
+    warmedMs,
   };
 }
 
