@@ -174,16 +174,7 @@ class Inbound implements RequestContext {
     readonly id: JsonRpcId,
     readonly method: string,
     readonly info: MessageInfo | undefined,
-    private readonly sendNotification: (
-      method: string,
-      params: Params,
-      options: NotifyOptions,
-    ) => Promise<void>,
-    private readonly sendRequest: (
-      method: string,
-      params: Params,
-      options: RequestOptions,
-    ) => Promise<unknown>,
+    private readonly peer: Peer,
   ) {}
 
   get signal(): AbortSignal {
@@ -208,14 +199,14 @@ class Inbound implements RequestContext {
   }
 
   notify(method: string, params?: Params): Promise<void> {
-    return this.sendNotification(method, params, { relatedRequestId: this.id });
+    return this.peer.notify(method, params, { relatedRequestId: this.id });
   }
 
   request(method: string, params?: Params, options?: RequestOptions): Promise<unknown> {
     // Object.assign rather than a spread with extra keys: the latter is a slow path on Node 20.
     const opts: RequestOptions = Object.assign({ signal: this.signal }, options);
     opts.relatedRequestId = this.id;
-    return this.sendRequest(method, params, opts);
+    return this.peer.request(method, params, opts);
   }
 }
 
@@ -232,62 +223,92 @@ const MAX_TIMER = 2_147_483_647;
  * unexpected throw is answered -32603 "Internal error" with no detail (the detail goes to
  * `onError`). Unknown methods get -32601, malformed requests with an id -32600, unparsable JSON
  * -32700 with id null.
+ *
+ * The peer is a class instance (its methods live on the prototype, so a peer per HTTP request stays
+ * cheap): call them on the peer, or bind them before handing them on.
  */
 export function createPeer(transport: Transport, options: PeerOptions = {}): Peer {
-  const defaultTimeout = options.timeout ?? DEFAULT_REQUEST_TIMEOUT;
-  checkTimeout("timeout", defaultTimeout);
-  if (options.maxTotalTimeout !== undefined) checkTimeout("maxTotalTimeout", options.maxTotalTimeout);
-  const concurrency = options.concurrency ?? Number.POSITIVE_INFINITY;
-  if (!(concurrency >= 1)) throw new RangeError(`concurrency must be at least 1, got ${String(concurrency)}`);
-  const cancelMethod = options.cancelMethod === undefined ? "notifications/cancelled" : options.cancelMethod;
-  const progressMethod =
-    options.progressMethod === undefined ? "notifications/progress" : options.progressMethod;
-  const onError = options.onError ?? (() => {});
+  return new JsonRpcPeer(transport, options);
+}
 
-  const requestHandlers = new Map<string, RequestHandler>();
-  const notificationHandlers = new Map<string, NotificationHandler>();
-  let anyRequest: RequestHandler | undefined;
-  let anyNotification: NotificationHandler | undefined;
-  const pending = new Map<JsonRpcId, Pending>();
-  const inbound = new Map<JsonRpcId, Inbound>();
-  let nextId = 1;
-  let started = false;
-  let isClosed = false;
-  let closeReason: Error | undefined;
-  let resolveClosed!: (reason: Error | undefined) => void;
-  const closed = new Promise<Error | undefined>((r) => (resolveClosed = r));
-
+class JsonRpcPeer implements Peer {
+  readonly closed: Promise<Error | undefined>;
+  private readonly defaultTimeout: number;
+  private readonly concurrency: number;
+  private readonly cancelMethod: string | null;
+  private readonly progressMethod: string | null;
+  private readonly reportError: (error: Error) => void;
+  private readonly requestHandlers = new Map<string, RequestHandler>();
+  private readonly notificationHandlers = new Map<string, NotificationHandler>();
+  private anyRequest: RequestHandler | undefined;
+  private anyNotification: NotificationHandler | undefined;
+  private readonly pending = new Map<JsonRpcId, Pending>();
+  private readonly inbound = new Map<JsonRpcId, Inbound>();
+  private nextId = 1;
+  private started = false;
+  private closedFlag = false;
+  private closeReason: Error | undefined;
+  private resolveClosed!: (reason: Error | undefined) => void;
   // Concurrency gate (only used when concurrency is finite).
-  let active = 0;
-  const waiters: Array<() => void> = [];
-  function release(): void {
-    active--;
-    const next = waiters.shift();
+  private active = 0;
+  private readonly waiters: Array<() => void> = [];
+
+  constructor(
+    readonly transport: Transport,
+    private readonly options: PeerOptions,
+  ) {
+    this.defaultTimeout = options.timeout ?? DEFAULT_REQUEST_TIMEOUT;
+    checkTimeout("timeout", this.defaultTimeout);
+    if (options.maxTotalTimeout !== undefined) checkTimeout("maxTotalTimeout", options.maxTotalTimeout);
+    this.concurrency = options.concurrency ?? Number.POSITIVE_INFINITY;
+    if (!(this.concurrency >= 1)) {
+      throw new RangeError(`concurrency must be at least 1, got ${String(this.concurrency)}`);
+    }
+    this.cancelMethod = options.cancelMethod === undefined ? "notifications/cancelled" : options.cancelMethod;
+    this.progressMethod =
+      options.progressMethod === undefined ? "notifications/progress" : options.progressMethod;
+    this.reportError = options.onError ?? noop;
+    this.closed = new Promise<Error | undefined>((r) => {
+      this.resolveClosed = r;
+    });
+  }
+
+  get isClosed(): boolean {
+    return this.closedFlag;
+  }
+
+  get pendingCount(): number {
+    return this.pending.size;
+  }
+
+  private release(): void {
+    this.active--;
+    const next = this.waiters.shift();
     if (next) {
-      active++;
+      this.active++;
       next();
     }
   }
 
-  function send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): Promise<void> {
+  private send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): Promise<void> {
     return relatedRequestId === undefined
-      ? transport.send(message)
-      : transport.send(message, { relatedRequestId });
+      ? this.transport.send(message)
+      : this.transport.send(message, { relatedRequestId });
   }
 
-  function closedError(): Error {
-    return closeReason ?? new ConnectionClosedError();
+  private closedError(): Error {
+    return this.closeReason ?? new ConnectionClosedError();
   }
 
-  function sendCancel(id: JsonRpcId, reason: unknown): void {
-    if (transport.traits.perRequestStream || !cancelMethod || isClosed) return;
+  private sendCancel(id: JsonRpcId, reason: unknown): void {
+    if (this.transport.traits.perRequestStream || !this.cancelMethod || this.closedFlag) return;
     const text = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : undefined;
     const params: Record<string, unknown> = { requestId: id };
     if (text) params.reason = text;
-    send({ jsonrpc: "2.0", method: cancelMethod, params }).catch(onError);
+    this.send({ jsonrpc: "2.0", method: this.cancelMethod, params }).catch(this.reportError);
   }
 
-  function armTimer(id: JsonRpcId, entry: Pending): void {
+  private armTimer(id: JsonRpcId, entry: Pending): void {
     if (entry.timer !== undefined) clearTimeout(entry.timer);
     const now = Date.now();
     const wait = Math.min(entry.timeout, entry.deadline - now);
@@ -297,24 +318,24 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
     }
     // Which bound fires decides the message: the per-request timeout, or the total despite progress.
     const total = entry.deadline - now <= entry.timeout;
-    entry.timer = setTimeout(
-      () => {
-        const limit = total ? entry.maxTotal : entry.timeout;
-        const error = new TimeoutError(
-          total
-            ? `Request ${String(id)} exceeded its total timeout of ${limit} ms (progress kept it alive until then)`
-            : `Request ${String(id)} timed out after ${limit} ms`,
-          limit,
-        );
-        settle(id, entry, undefined, error);
-        sendCancel(id, error);
-        entry.controller?.abort(error);
-      },
-      Math.max(0, wait),
-    );
+    entry.timer = setTimeout(() => this.timedOut(id, entry, total), Math.max(0, wait));
   }
 
-  function settle(id: JsonRpcId, entry: Pending, value: unknown, error?: unknown): void {
+  private timedOut(id: JsonRpcId, entry: Pending, total: boolean): void {
+    const limit = total ? entry.maxTotal : entry.timeout;
+    const error = new TimeoutError(
+      total
+        ? `Request ${String(id)} exceeded its total timeout of ${limit} ms (progress kept it alive until then)`
+        : `Request ${String(id)} timed out after ${limit} ms`,
+      limit,
+    );
+    this.settle(id, entry, undefined, error);
+    this.sendCancel(id, error);
+    entry.controller?.abort(error);
+  }
+
+  private settle(id: JsonRpcId, entry: Pending, value: unknown, error?: unknown): void {
+    const pending = this.pending;
     if (pending.get(id) !== entry) return;
     pending.delete(id);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
@@ -324,25 +345,25 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
   }
 
   // Not async: a request that can go at once costs one promise (issue's), not two.
-  function request(method: string, params?: Params, opts: RequestOptions = NO_OPTIONS): Promise<unknown> {
+  request(method: string, params?: Params, opts: RequestOptions = NO_OPTIONS): Promise<unknown> {
     let timeout: number;
     let maxTotal: number;
     try {
-      if (!started) throw new Error(`Peer.request("${method}") before start(): call peer.start() first`);
-      if (isClosed) throw closedError();
-      timeout = opts.timeout ?? defaultTimeout;
+      if (!this.started) throw new Error(`Peer.request("${method}") before start(): call peer.start() first`);
+      if (this.closedFlag) throw this.closedError();
+      timeout = opts.timeout ?? this.defaultTimeout;
       checkTimeout("timeout", timeout);
-      maxTotal = opts.maxTotalTimeout ?? options.maxTotalTimeout ?? timeout * 10;
+      maxTotal = opts.maxTotalTimeout ?? this.options.maxTotalTimeout ?? timeout * 10;
       checkTimeout("maxTotalTimeout", maxTotal);
       opts.signal?.throwIfAborted();
     } catch (error) {
       return Promise.reject(error);
     }
-    if (Number.isFinite(concurrency)) return gated(method, params, opts, timeout, maxTotal);
-    return issue(method, params, opts, timeout, maxTotal);
+    if (Number.isFinite(this.concurrency)) return this.gated(method, params, opts, timeout, maxTotal);
+    return this.issue(method, params, opts, timeout, maxTotal);
   }
 
-  async function gated(
+  private async gated(
     method: string,
     params: Params,
     opts: RequestOptions,
@@ -350,7 +371,8 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
     maxTotal: number,
   ): Promise<unknown> {
     const signal = opts.signal;
-    if (active >= concurrency) {
+    if (this.active >= this.concurrency) {
+      const waiters = this.waiters;
       await new Promise<void>((resolve, reject) => {
         const go = () => {
           signal?.removeEventListener("abort", onAbort);
@@ -364,36 +386,37 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
         signal?.addEventListener("abort", onAbort, { once: true });
         waiters.push(go);
       });
-      if (isClosed) {
-        release();
-        throw closedError();
+      if (this.closedFlag) {
+        this.release();
+        throw this.closedError();
       }
     } else {
-      active++;
+      this.active++;
     }
     try {
-      return await issue(method, params, opts, timeout, maxTotal);
+      return await this.issue(method, params, opts, timeout, maxTotal);
     } finally {
-      release();
+      this.release();
     }
   }
 
-  function issue(
+  private issue(
     method: string,
     params: Params,
     opts: RequestOptions,
     timeout: number,
     maxTotal: number,
   ): Promise<unknown> {
-    const id = nextId++;
+    const id = this.nextId++;
     let outParams = params;
-    if (opts.onProgress && progressMethod) {
+    if (opts.onProgress && this.progressMethod) {
       const base = (params && !Array.isArray(params) ? params : {}) as Record<string, unknown>;
       const meta = (base._meta ?? {}) as Record<string, unknown>;
       const withToken = Object.assign({}, meta);
       withToken.progressToken = id;
-      outParams = Object.assign({}, base);
-      outParams._meta = withToken;
+      const copy = Object.assign({}, base);
+      copy._meta = withToken;
+      outParams = copy;
     }
     const message: JsonRpcRequest =
       outParams === undefined
@@ -401,7 +424,7 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
         : { jsonrpc: "2.0", id, method, params: outParams };
     // Only a transport with a stream per request needs a signal to close it; elsewhere the cancel
     // notification does the job, and an AbortController per call is measurable on the hot path.
-    const controller = transport.traits.perRequestStream ? new AbortController() : undefined;
+    const controller = this.transport.traits.perRequestStream ? new AbortController() : undefined;
     const signal = opts.signal;
     return new Promise<unknown>((resolve, reject) => {
       const entry: Pending = {
@@ -412,31 +435,32 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
         timeout,
         maxTotal,
         deadline: Date.now() + maxTotal,
-        resetOnProgress: opts.resetTimeoutOnProgress ?? options.resetTimeoutOnProgress ?? true,
+        resetOnProgress: opts.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress ?? true,
         controller,
         cleanup: noop,
       };
-      pending.set(id, entry);
+      this.pending.set(id, entry);
       if (signal) {
         const onAbort = () => {
           const reason = signal.reason;
-          settle(id, entry, undefined, reason);
-          sendCancel(id, reason);
+          this.settle(id, entry, undefined, reason);
+          this.sendCancel(id, reason);
           controller?.abort(reason);
         };
         entry.cleanup = () => signal.removeEventListener("abort", onAbort);
         signal.addEventListener("abort", onAbort, { once: true });
       }
-      armTimer(id, entry);
+      this.armTimer(id, entry);
       let sendOptions: SendOptions | undefined;
       if (controller) sendOptions = { signal: controller.signal };
-      if (opts.relatedRequestId !== undefined)
+      if (opts.relatedRequestId !== undefined) {
         sendOptions = controller
           ? { signal: controller.signal, relatedRequestId: opts.relatedRequestId }
           : { relatedRequestId: opts.relatedRequestId };
+      }
       let sent: Promise<void>;
       try {
-        sent = transport.send(message, sendOptions);
+        sent = this.transport.send(message, sendOptions);
       } catch (error) {
         sent = Promise.reject(error);
       }
@@ -445,42 +469,46 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
           error instanceof ConnectionClosedError || error instanceof TransportError
             ? error
             : new TransportError(`Could not send ${method}`, { cause: error });
-        settle(id, entry, undefined, isClosed ? closedError() : failure);
+        this.settle(id, entry, undefined, this.closedFlag ? this.closedError() : failure);
       });
     });
   }
 
-  async function notify(method: string, params?: Params, opts?: NotifyOptions): Promise<void> {
-    if (!started) throw new Error(`Peer.notify("${method}") before start(): call peer.start() first`);
-    if (isClosed) throw closedError();
+  async notify(method: string, params?: Params, opts?: NotifyOptions): Promise<void> {
+    if (!this.started) throw new Error(`Peer.notify("${method}") before start(): call peer.start() first`);
+    if (this.closedFlag) throw this.closedError();
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
-    await send(message, opts?.relatedRequestId);
+    await this.send(message, opts?.relatedRequestId);
   }
 
-  function respondError(id: JsonRpcId | null, error: JsonRpcErrorObject, related?: JsonRpcId): void {
-    if (isClosed) return;
-    send({ jsonrpc: "2.0", id, error }, related).catch(onError);
+  private respondError(id: JsonRpcId | null, error: JsonRpcErrorObject, related?: JsonRpcId): void {
+    if (this.closedFlag) return;
+    this.send({ jsonrpc: "2.0", id, error }, related).catch(this.reportError);
   }
 
-  function handleRequest(message: JsonRpcRequest, info: MessageInfo | undefined): void {
+  private handleRequest(message: JsonRpcRequest, info: MessageInfo | undefined): void {
     const { id, method } = message;
-    const handler = requestHandlers.get(method) ?? anyRequest;
+    const handler = this.requestHandlers.get(method) ?? this.anyRequest;
     if (!handler) {
-      respondError(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, id);
+      this.respondError(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, id);
       return;
     }
-    if (inbound.has(id)) {
-      respondError(id, { code: ErrorCode.InvalidRequest, message: "Duplicate request id in flight" }, id);
+    if (this.inbound.has(id)) {
+      this.respondError(
+        id,
+        { code: ErrorCode.InvalidRequest, message: "Duplicate request id in flight" },
+        id,
+      );
       return;
     }
-    const entry = new Inbound(id, method, info, notify, request);
-    inbound.set(id, entry);
+    const entry = new Inbound(id, method, info, this);
+    this.inbound.set(id, entry);
     let outcome: unknown;
     try {
       outcome = handler(message.params, entry);
     } catch (error) {
-      finish(id, entry, undefined, error);
+      this.finish(id, entry, undefined, error);
       return;
     }
     if (
@@ -489,172 +517,169 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
       typeof (outcome as Promise<unknown>).then === "function"
     ) {
       (outcome as Promise<unknown>).then(
-        (value) => finish(id, entry, value, undefined, true),
-        (error: unknown) => finish(id, entry, undefined, error),
+        (value) => this.finish(id, entry, value, undefined, true),
+        (error: unknown) => this.finish(id, entry, undefined, error),
       );
     } else {
-      finish(id, entry, outcome, undefined, true);
+      this.finish(id, entry, outcome, undefined, true);
     }
   }
 
-  function finish(id: JsonRpcId, entry: Inbound, value: unknown, error: unknown, ok = false): void {
-    if (inbound.get(id) === entry) inbound.delete(id);
+  private finish(id: JsonRpcId, entry: Inbound, value: unknown, error: unknown, ok = false): void {
+    if (this.inbound.get(id) === entry) this.inbound.delete(id);
     // A cancelled request (by the peer, or by its response stream closing) gets no answer, and its
     // abort is not a failure to report; a closed peer can send nothing.
-    if (entry.aborted || isClosed) return;
+    if (entry.aborted || this.closedFlag) return;
     if (ok) {
-      send({ jsonrpc: "2.0", id, result: value === undefined ? {} : value }, id).catch(onError);
+      this.send({ jsonrpc: "2.0", id, result: value === undefined ? {} : value }, id).catch(this.reportError);
       return;
     }
     if (error instanceof JsonRpcError) {
-      respondError(id, error.toJSON(), id);
+      this.respondError(id, error.toJSON(), id);
       return;
     }
-    onError(error instanceof Error ? error : new Error(String(error)));
-    respondError(id, { code: ErrorCode.InternalError, message: "Internal error" }, id);
+    this.reportError(error instanceof Error ? error : new Error(String(error)));
+    this.respondError(id, { code: ErrorCode.InternalError, message: "Internal error" }, id);
   }
 
-  function handleNotification(message: JsonRpcNotification, info: MessageInfo | undefined): void {
+  private handleNotification(message: JsonRpcNotification, info: MessageInfo | undefined): void {
     const { method } = message;
     const params = message.params as Record<string, unknown> | undefined;
-    if (method === cancelMethod && params) {
-      const entry = inbound.get(params.requestId as JsonRpcId);
+    if (method === this.cancelMethod && params) {
+      const entry = this.inbound.get(params.requestId as JsonRpcId);
       if (entry) {
-        inbound.delete(params.requestId as JsonRpcId);
+        this.inbound.delete(params.requestId as JsonRpcId);
         entry.abort(new JsonRpcError(ErrorCode.InternalError, "Request cancelled by the peer"));
       }
-    } else if (method === progressMethod && params) {
-      const entry = pending.get(params.progressToken as JsonRpcId);
+    } else if (method === this.progressMethod && params) {
+      const entry = this.pending.get(params.progressToken as JsonRpcId);
       if (entry?.onProgress) {
-        if (entry.resetOnProgress) armTimer(params.progressToken as JsonRpcId, entry);
+        if (entry.resetOnProgress) this.armTimer(params.progressToken as JsonRpcId, entry);
         try {
           entry.onProgress(params as ProgressParams);
         } catch (error) {
-          onError(error as Error);
+          this.reportError(error as Error);
         }
       }
     }
-    const handler = notificationHandlers.get(method) ?? anyNotification;
+    const handler = this.notificationHandlers.get(method) ?? this.anyNotification;
     if (!handler) return;
     try {
       const r = handler(params, { method, info });
-      if (r && typeof (r as Promise<void>).then === "function") (r as Promise<void>).catch(onError);
+      if (r && typeof (r as Promise<void>).then === "function") (r as Promise<void>).catch(this.reportError);
     } catch (error) {
-      onError(error as Error);
+      this.reportError(error as Error);
     }
   }
 
-  function dispatch(parsed: ParsedMessage, info: MessageInfo | undefined): void {
+  private dispatch(parsed: ParsedMessage, info: MessageInfo | undefined): void {
     switch (parsed.kind) {
       case "request":
-        handleRequest(parsed.message, info);
+        this.handleRequest(parsed.message, info);
         return;
       case "notification":
-        handleNotification(parsed.message, info);
+        this.handleNotification(parsed.message, info);
         return;
       case "success":
       case "error": {
         const { id } = parsed.message;
-        const entry = id === null ? undefined : pending.get(id);
+        const entry = id === null ? undefined : this.pending.get(id);
         if (!entry) {
-          onError(new Error(`Response to an unknown or finished request id ${JSON.stringify(id)}`));
+          this.reportError(new Error(`Response to an unknown or finished request id ${JSON.stringify(id)}`));
           return;
         }
-        if (parsed.kind === "success") settle(id!, entry, parsed.message.result);
-        else settle(id!, entry, undefined, JsonRpcError.fromWire(parsed.message.error));
+        if (parsed.kind === "success") this.settle(id!, entry, parsed.message.result);
+        else this.settle(id!, entry, undefined, JsonRpcError.fromWire(parsed.message.error));
         return;
       }
       case "invalid":
-        respondError(parsed.id, parsed.error);
+        this.respondError(parsed.id, parsed.error);
         return;
     }
   }
 
-  function shutdown(reason: Error | undefined): void {
-    if (isClosed) return;
-    isClosed = true;
-    closeReason = reason;
-    const error = closedError();
-    for (const [id, entry] of pending) settle(id, entry, undefined, error);
-    for (const entry of inbound.values()) entry.abort(error);
-    inbound.clear();
-    for (const waiter of waiters.splice(0)) waiter();
+  private shutdown(reason: Error | undefined): void {
+    if (this.closedFlag) return;
+    this.closedFlag = true;
+    this.closeReason = reason;
+    // An Error captures a stack trace, which costs more than the rest of a close: made only when someone
+    // is there to receive it (a connection per HTTP request closes this way every time).
+    if (this.pending.size > 0 || this.inbound.size > 0) {
+      const error = this.closedError();
+      for (const [id, entry] of this.pending) this.settle(id, entry, undefined, error);
+      for (const entry of this.inbound.values()) entry.abort(error);
+      this.inbound.clear();
+    }
+    for (const waiter of this.waiters.splice(0)) waiter();
     try {
-      options.onClose?.(reason);
+      this.options.onClose?.(reason);
     } finally {
-      resolveClosed(reason);
+      this.resolveClosed(reason);
     }
   }
 
-  return {
-    transport,
-    closed,
-    get isClosed() {
-      return isClosed;
-    },
-    get pendingCount() {
-      return pending.size;
-    },
-    async start() {
-      if (started) throw new Error("Peer.start() was called twice");
-      started = true;
-      await transport.start({
-        onMessage(value, info) {
-          // Fast path for the common case: one object, not a batch.
-          if (!Array.isArray(value)) {
-            dispatch(classifyMessage(value), info);
-            return;
-          }
-          for (const parsed of classifyValue(value)) dispatch(parsed, info);
-        },
-        onInvalid(error) {
-          if (error instanceof FramingError) {
-            const id = recoverIdFromHead(error.head);
-            const isRequest = error.head !== undefined && /"method"\s*:/.test(error.head);
-            if (isRequest && id !== null) {
-              respondError(id, {
-                code: ErrorCode.InvalidRequest,
-                message: `Invalid Request: ${error.message}`,
-              });
-            } else if (id !== null && pending.has(id)) {
-              // The answer to one of our requests was too large: fail that request, not the connection.
-              settle(id, pending.get(id)!, undefined, error);
-            } else {
-              onError(error);
-            }
-            return;
-          }
-          respondError(null, { code: ErrorCode.ParseError, message: "Parse error" });
-        },
-        onClose(reason) {
-          shutdown(reason);
-        },
-      });
-    },
-    request,
-    notify,
-    onRequest(method, handler) {
-      requestHandlers.set(method, handler);
-      return () => {
-        if (requestHandlers.get(method) === handler) requestHandlers.delete(method);
-      };
-    },
-    onAnyRequest(handler) {
-      anyRequest = handler;
-    },
-    onNotification(method, handler) {
-      notificationHandlers.set(method, handler);
-      return () => {
-        if (notificationHandlers.get(method) === handler) notificationHandlers.delete(method);
-      };
-    },
-    onAnyNotification(handler) {
-      anyNotification = handler;
-    },
-    async close(reason?: Error) {
-      if (isClosed) return;
-      shutdown(reason);
-      await transport.close(reason).catch(onError);
-    },
-  };
+  private onInvalid(error: Error): void {
+    if (error instanceof FramingError) {
+      const id = recoverIdFromHead(error.head);
+      const isRequest = error.head !== undefined && /"method"\s*:/.test(error.head);
+      if (isRequest && id !== null) {
+        this.respondError(id, {
+          code: ErrorCode.InvalidRequest,
+          message: `Invalid Request: ${error.message}`,
+        });
+      } else if (id !== null && this.pending.has(id)) {
+        // The answer to one of our requests was too large: fail that request, not the connection.
+        this.settle(id, this.pending.get(id)!, undefined, error);
+      } else {
+        this.reportError(error);
+      }
+      return;
+    }
+    this.respondError(null, { code: ErrorCode.ParseError, message: "Parse error" });
+  }
+
+  async start(): Promise<void> {
+    if (this.started) throw new Error("Peer.start() was called twice");
+    this.started = true;
+    await this.transport.start({
+      onMessage: (value, info) => {
+        // Fast path for the common case: one object, not a batch.
+        if (!Array.isArray(value)) {
+          this.dispatch(classifyMessage(value), info);
+          return;
+        }
+        for (const parsed of classifyValue(value)) this.dispatch(parsed, info);
+      },
+      onInvalid: (error) => this.onInvalid(error),
+      onClose: (reason) => this.shutdown(reason),
+    });
+  }
+
+  onRequest(method: string, handler: RequestHandler): () => void {
+    this.requestHandlers.set(method, handler);
+    return () => {
+      if (this.requestHandlers.get(method) === handler) this.requestHandlers.delete(method);
+    };
+  }
+
+  onAnyRequest(handler: RequestHandler | undefined): void {
+    this.anyRequest = handler;
+  }
+
+  onNotification(method: string, handler: NotificationHandler): () => void {
+    this.notificationHandlers.set(method, handler);
+    return () => {
+      if (this.notificationHandlers.get(method) === handler) this.notificationHandlers.delete(method);
+    };
+  }
+
+  onAnyNotification(handler: NotificationHandler | undefined): void {
+    this.anyNotification = handler;
+  }
+
+  async close(reason?: Error): Promise<void> {
+    if (this.closedFlag) return;
+    this.shutdown(reason);
+    await this.transport.close(reason).catch(this.reportError);
+  }
 }
