@@ -169,6 +169,32 @@ function hasKeys(o: object): boolean {
   return false;
 }
 
+/** The handler of `notifications/initialized` for one connection. */
+function markInitialized(conn: Conn): () => void {
+  return () => {
+    if (conn.session) conn.session.initialized = true;
+  };
+}
+
+/** What `connect` returns: a view of one connection (its `closed` promise is made on first use). */
+class Connection implements ServerConnection {
+  private closedPromise: Promise<void> | undefined;
+  constructor(private readonly conn: Conn) {}
+  get era(): ProtocolEra | undefined {
+    return this.conn.era;
+  }
+  get protocolVersion(): string | undefined {
+    return this.conn.session?.protocolVersion;
+  }
+  close(): Promise<void> {
+    return this.conn.peer.close();
+  }
+  get closed(): Promise<void> {
+    this.closedPromise ??= this.conn.peer.closed.then(() => {});
+    return this.closedPromise;
+  }
+}
+
 /** What `openAttempt` gives: the MRTR bookkeeping and the state values sealed by an earlier attempt. */
 interface OpenedAttempt {
   attempt: Attempt;
@@ -347,9 +373,10 @@ class ServerImpl implements Server {
 
   async connect(transport: Transport): Promise<ServerConnection> {
     if (this.isClosed) throw new Error("Server.connect() was called after close()");
-    const conn = { session: undefined, era: undefined } as unknown as Conn;
+    // A 2026-07-28 HTTP server connects once per request: this stays small (one peer, one handler).
+    const conn: Conn = { peer: undefined as unknown as Peer, session: undefined, era: undefined };
     const peerOptions: Parameters<typeof createPeer>[1] = {
-      onError: (error) => this.logger.error("Unexpected failure while serving a request", error),
+      onError: this.reportUnexpected,
       onClose: () => {
         this.connections.delete(conn);
       },
@@ -357,6 +384,7 @@ class ServerImpl implements Server {
     if (this.options.requestTimeout !== undefined) peerOptions.timeout = this.options.requestTimeout;
     const peer = createPeer(transport, peerOptions);
     conn.peer = peer;
+    peer.onNotification("notifications/initialized", markInitialized(conn));
     peer.onAnyRequest((params, rctx) => {
       const outcome = this.dispatch(conn, params, rctx);
       if (!(outcome instanceof Promise)) return outcome;
@@ -369,9 +397,6 @@ class ServerImpl implements Server {
         throw error;
       });
     });
-    peer.onNotification("notifications/initialized", () => {
-      if (conn.session) conn.session.initialized = true;
-    });
     this.connections.add(conn);
     try {
       await peer.start();
@@ -379,17 +404,11 @@ class ServerImpl implements Server {
       this.connections.delete(conn);
       throw error;
     }
-    return {
-      get era() {
-        return conn.era;
-      },
-      get protocolVersion() {
-        return conn.session?.protocolVersion;
-      },
-      close: () => peer.close(),
-      closed: peer.closed.then(() => {}),
-    };
+    return new Connection(conn);
   }
+
+  private readonly reportUnexpected = (error: Error): void =>
+    this.logger.error("Unexpected failure while serving a request", error);
 
   async close(): Promise<void> {
     if (this.isClosed) return;
