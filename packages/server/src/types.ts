@@ -32,7 +32,8 @@ import type { TaskStore } from "./tasks.js";
 export type SchemaInput = JsonSchema | StandardSchemaV1;
 
 /** The argument type a handler receives for a schema: the Standard Schema's output, or a plain record. */
-// A plain JSON Schema is enforced at run time (ajv, before the handler runs); its TypeScript shape is the
+// A plain JSON Schema is enforced at run time, before the handler runs (a built-in check for the common
+// keywords, ajv loaded on first use for the rest); its TypeScript shape is the
 // handler's to state, so `(args: { city: string }) => …` type-checks. A Standard Schema infers it.
 export type ArgsOf<S> = S extends StandardSchemaV1 ? InferOutput<S> : any;
 
