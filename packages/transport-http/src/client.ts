@@ -11,7 +11,10 @@ import {
 } from "@mcpkit/jsonrpc";
 import { encodeHeaderValue, Header, isModernVersion, MetaKey, mcpNameFor } from "@mcpkit/protocol";
 import { HttpError, SessionExpiredError } from "./errors.js";
-import { delay, readSse, type SseCursor } from "./internal/sse-read.js";
+import { ACCEPTS_LIGHT_SIGNAL, LightSignal } from "./internal/light-signal.js";
+import { takeNodeBody } from "./internal/node-body.js";
+import { delay, readSse, readSseNode, type SseCursor } from "./internal/sse-read.js";
+import type { SseEvent } from "./sse-parser.js";
 
 /** Adds credentials to requests; the OAuth flow itself lives elsewhere. */
 export interface HttpAuthProvider {
@@ -114,7 +117,9 @@ async function boundedText(response: Response): Promise<string> {
 }
 
 function discard(response: Response): void {
-  response.body?.cancel().catch(() => {});
+  const stream = takeNodeBody(response);
+  if (stream === undefined) response.body?.cancel().catch(() => {});
+  else stream?.destroy();
 }
 
 /**
@@ -172,10 +177,21 @@ export function createStreamableHttpClientTransport(
     return Math.min(reconnect.initialDelay * reconnect.growFactor ** attempt, reconnect.maxDelay);
   }
 
-  async function baseHeaders(): Promise<Record<string, string>> {
-    const headers: Record<string, string> = { ...extraHeaders };
-    const auth = options.authProvider ? await options.authProvider.headers() : undefined;
+  type HeaderMap = Record<string, string>;
+
+  /** The extra and auth headers, then `add` — synchronous unless an auth provider is asynchronous. */
+  function baseHeaders(add: (headers: HeaderMap) => void): HeaderMap | Promise<HeaderMap> {
+    const headers: HeaderMap = { ...extraHeaders };
+    const auth = options.authProvider?.headers();
+    if (auth && typeof (auth as PromiseLike<unknown>).then === "function") {
+      return Promise.resolve(auth).then((value) => {
+        if (value) Object.assign(headers, value);
+        add(headers);
+        return headers;
+      });
+    }
     if (auth) Object.assign(headers, auth);
+    add(headers);
     return headers;
   }
 
@@ -196,14 +212,15 @@ export function createStreamableHttpClientTransport(
   /** One HTTP exchange with the 401 retry; maps a failed fetch to the right error. */
   async function request(
     method: string,
-    build: () => Promise<Record<string, string>>,
+    build: () => Record<string, string> | Promise<Record<string, string>>,
     body: string | undefined,
     signal: AbortSignal,
   ): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
-        const init: RequestInit = { method, headers: await build(), signal };
+        const built = build();
+        const init: RequestInit = { method, headers: built instanceof Promise ? await built : built, signal };
         if (body !== undefined) init.body = body;
         response = await doFetch(url, init);
       } catch (error) {
@@ -221,10 +238,23 @@ export function createStreamableHttpClientTransport(
   }
 
   // Every fetch in flight has its own controller here, aborted on close (no listener pile-up on one signal).
-  const inflight = new Set<AbortController>();
+  const inflight = new Set<{ abort(reason?: unknown): void }>();
+  // createNodeFetch takes a light signal: no AbortController (costly on Node 20) per request.
+  const lightSignals =
+    (options.fetch as { [ACCEPTS_LIGHT_SIGNAL]?: unknown } | undefined)?.[ACCEPTS_LIGHT_SIGNAL] === true;
 
   function linkSignal(outer: AbortSignal | undefined): { signal: AbortSignal; done: () => void } {
-    const controller = new AbortController();
+    let controller: { abort(reason?: unknown): void };
+    let signal: AbortSignal;
+    if (lightSignals) {
+      const light = new LightSignal();
+      controller = light;
+      signal = light as unknown as AbortSignal;
+    } else {
+      const real = new AbortController();
+      controller = real;
+      signal = real.signal;
+    }
     const onOuter = () => controller.abort(outer!.reason);
     if (lifetime.signal.aborted) controller.abort(lifetime.signal.reason);
     else inflight.add(controller);
@@ -233,7 +263,7 @@ export function createStreamableHttpClientTransport(
       else outer.addEventListener("abort", onOuter, { once: true });
     }
     return {
-      signal: controller.signal,
+      signal,
       done: () => {
         inflight.delete(controller);
         outer?.removeEventListener("abort", onOuter);
@@ -241,8 +271,11 @@ export function createStreamableHttpClientTransport(
     };
   }
 
-  async function postHeaders(message: JsonRpcMessage): Promise<Record<string, string>> {
-    const headers = await baseHeaders();
+  function postHeaders(message: JsonRpcMessage): HeaderMap | Promise<HeaderMap> {
+    return baseHeaders((headers) => addPostHeaders(headers, message));
+  }
+
+  function addPostHeaders(headers: HeaderMap, message: JsonRpcMessage): void {
     headers["content-type"] = "application/json";
     headers.accept = "application/json, text/event-stream";
     if (era === "modern") {
@@ -265,16 +298,15 @@ export function createStreamableHttpClientTransport(
       const isInitialize = (message as { method?: string }).method === "initialize";
       if (protocolVersion !== undefined && !isInitialize) headers[Header.ProtocolVersion] = protocolVersion;
     }
-    return headers;
   }
 
-  async function getHeaders(lastEventId: string): Promise<Record<string, string>> {
-    const headers = await baseHeaders();
-    headers.accept = "text/event-stream";
-    if (sessionId !== undefined) headers[Header.SessionId] = sessionId;
-    if (protocolVersion !== undefined) headers[Header.ProtocolVersion] = protocolVersion;
-    if (lastEventId !== "") headers[Header.LastEventId] = lastEventId;
-    return headers;
+  function getHeaders(lastEventId: string): HeaderMap | Promise<HeaderMap> {
+    return baseHeaders((headers) => {
+      headers.accept = "text/event-stream";
+      if (sessionId !== undefined) headers[Header.SessionId] = sessionId;
+      if (protocolVersion !== undefined) headers[Header.ProtocolVersion] = protocolVersion;
+      if (lastEventId !== "") headers[Header.LastEventId] = lastEventId;
+    });
   }
 
   /** Delivers one parsed reply value, noting the negotiated version of an initialize result. */
@@ -303,23 +335,25 @@ export function createStreamableHttpClientTransport(
     signal: AbortSignal,
   ): Promise<boolean> {
     let answered = false;
+    const onEvent = (event: SseEvent) => {
+      if (event.type !== "message" || event.data === "") return;
+      let value: unknown;
+      try {
+        value = JSON.parse(event.data);
+      } catch (error) {
+        if (!closed) sink?.onInvalid(error as Error);
+        return;
+      }
+      if (deliverReply(value, request)) answered = true;
+    };
+    // createNodeFetch's responses hand over their socket stream: no Web stream per reply.
+    const stream = takeNodeBody(response);
+    if (stream) {
+      await readSseNode(stream, cursor, onEvent, signal);
+      return answered;
+    }
     if (!response.body) return false;
-    await readSse(
-      response.body,
-      cursor,
-      (event) => {
-        if (event.type !== "message" || event.data === "") return;
-        let value: unknown;
-        try {
-          value = JSON.parse(event.data);
-        } catch (error) {
-          if (!closed) sink?.onInvalid(error as Error);
-          return;
-        }
-        if (deliverReply(value, request)) answered = true;
-      },
-      signal,
-    );
+    await readSse(response.body, cursor, onEvent, signal);
     return answered;
   }
 
@@ -533,9 +567,10 @@ export function createStreamableHttpClientTransport(
     standalone = undefined;
     const signal = AbortSignal.timeout(closeTimeout);
     try {
-      const headers = await baseHeaders();
-      headers[Header.SessionId] = id;
-      if (protocolVersion !== undefined) headers[Header.ProtocolVersion] = protocolVersion;
+      const headers = await baseHeaders((h) => {
+        h[Header.SessionId] = id;
+        if (protocolVersion !== undefined) h[Header.ProtocolVersion] = protocolVersion;
+      });
       const response = await doFetch(url, { method: "DELETE", headers, signal });
       discard(response);
     } catch (error) {

@@ -12,12 +12,15 @@ import {
 import { createInMemoryEventStore, type EventStore } from "./event-store.js";
 import {
   accepts,
-  errorResponse,
+  emptyReply,
+  errorReply,
   hostAllowed,
   isJsonContentType,
   originAllowed,
+  Reply,
   randomId,
 } from "./internal/http-util.js";
+import { handlerCores, type InboundRequest, TOO_LARGE } from "./internal/inbound.js";
 import { Session, type SessionSettings } from "./internal/legacy.js";
 import { ModernExchange, OneShotTransport } from "./internal/modern.js";
 import { SSE_HEADERS, SseConnection } from "./internal/sse-connection.js";
@@ -37,7 +40,8 @@ export interface HttpConnectionInfo {
 
 /**
  * The `MessageInfo` of every inbound message the handler's transports deliver (the peer passes it to
- * handlers as `ctx.info`).
+ * handlers as `ctx.info`). Served by the node adapter, `headers` and `httpRequest` are getters (the
+ * `Request` is built when first read): read them from the object rather than spreading it.
  */
 export interface HttpMessageInfo extends MessageInfo {
   /** The request's headers (names are case-insensitive; `Mcp-Param-*` are left for the app to check). */
@@ -118,7 +122,7 @@ export interface StreamableHttpHandler {
 type Era = "legacy" | "modern";
 
 class Rejection {
-  constructor(readonly response: Response) {}
+  constructor(readonly response: Reply) {}
 }
 
 function reject(
@@ -128,16 +132,143 @@ function reject(
   id?: JsonRpcId | null,
   data?: unknown,
 ): Rejection {
-  return new Rejection(errorResponse(status, code, message, id, data));
+  return new Rejection(errorReply(status, code, message, id, data));
 }
 
 const ALLOW = { allow: "GET, POST, DELETE" };
 
-// What `authenticate` verified for each request in flight; weak, so nothing outlives its request.
-const identities = new WeakMap<Request, unknown>();
+/**
+ * The info of a message that came through the node adapter: `headers` and `httpRequest` are getters
+ * (on the prototype, so creating one per message stays cheap), and the adapter builds a `Request` only
+ * when the app reads one.
+ */
+class LazyMessageInfo implements HttpMessageInfo {
+  [key: string]: unknown;
+  declare signal?: AbortSignal;
+  declare sessionId?: string;
+  declare authInfo?: unknown;
+  declare closeSseStream?: () => void;
+  readonly #req: InboundRequest;
 
-function authOf(request: Request): { authInfo?: unknown } {
-  return identities.has(request) ? { authInfo: identities.get(request) } : {};
+  constructor(
+    req: InboundRequest,
+    readonly protocolVersion: string,
+  ) {
+    this.#req = req;
+  }
+
+  get headers(): Headers {
+    return this.#req.headers;
+  }
+
+  get httpRequest(): Request {
+    return this.#req.request;
+  }
+}
+
+/** See {@link LazyMessageInfo}: `request` is built when read. */
+class LazyConnectionInfo implements HttpConnectionInfo {
+  declare sessionId?: string;
+  readonly #req: InboundRequest;
+
+  constructor(
+    req: InboundRequest,
+    readonly era: "legacy" | "modern",
+  ) {
+    this.#req = req;
+  }
+
+  get request(): Request {
+    return this.#req.request;
+  }
+}
+
+/** The info of each message of one request (plain data when the request is a Web `Request` already). */
+function messageInfo(
+  req: InboundRequest,
+  protocolVersion: string,
+  sessionId: string | undefined,
+  signal: AbortSignal | undefined,
+): HttpMessageInfo {
+  const info: HttpMessageInfo =
+    req instanceof WebInbound
+      ? { headers: req.request.headers, httpRequest: req.request, protocolVersion }
+      : new LazyMessageInfo(req, protocolVersion);
+  if (signal !== undefined) info.signal = signal;
+  if (sessionId !== undefined) info.sessionId = sessionId;
+  if (req.identity !== undefined) info.authInfo = req.identity.value;
+  return info;
+}
+
+function connectionInfo(
+  req: InboundRequest,
+  era: "legacy" | "modern",
+  sessionId: string | undefined,
+): HttpConnectionInfo {
+  const info: HttpConnectionInfo =
+    req instanceof WebInbound ? { era, request: req.request } : new LazyConnectionInfo(req, era);
+  if (sessionId !== undefined) info.sessionId = sessionId;
+  return info;
+}
+
+/** The Web entry point's view of a `Request`. */
+class WebInbound implements InboundRequest {
+  identity?: { value: unknown };
+
+  constructor(readonly request: Request) {}
+
+  get method(): string {
+    return this.request.method;
+  }
+
+  get headers(): Headers {
+    return this.request.headers;
+  }
+
+  header(name: string): string | null {
+    return this.request.headers.get(name);
+  }
+
+  host(): string {
+    return this.request.headers.get("host") ?? new URL(this.request.url).host;
+  }
+
+  async readBody(maxBytes: number): Promise<string | typeof TOO_LARGE> {
+    const request = this.request;
+    const length = request.headers.get("content-length");
+    if (length !== null && Number(length) > maxBytes) return TOO_LARGE;
+    if (request.body === null) return "";
+    if (length !== null) {
+      // A declared length within the cap: the runtime reads it in one go, cheaper than chunk by chunk.
+      const text = await request.text();
+      // The header could lie about a multi-byte body; count what arrived.
+      return text.length > maxBytes || new TextEncoder().encode(text).length > maxBytes ? TOO_LARGE : text;
+    }
+    const reader = request.body.getReader();
+    const chunks: Uint8Array[] = [];
+    let total = 0;
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      total += value.byteLength;
+      if (total > maxBytes) {
+        await reader.cancel().catch(() => {});
+        return TOO_LARGE;
+      }
+      chunks.push(value);
+    }
+    const decoder = new TextDecoder();
+    let text = "";
+    for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
+    return text + decoder.decode();
+  }
+
+  /** The adapter aborts `request.signal` when the client disconnects. */
+  onGone(fn: () => void): void {
+    const signal = this.request.signal;
+    if (signal.aborted) fn();
+    else signal.addEventListener("abort", fn, { once: true });
+  }
 }
 
 /**
@@ -187,52 +318,20 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
 
   // DNS rebinding: a browser page on another origin can reach a loopback server; its Origin gives it away,
   // and for a server bound to loopback a foreign Host does too (the conformance suite sends both).
-  function checkOrigin(request: Request): Rejection | undefined {
-    const origin = request.headers.get("origin");
+  function checkOrigin(req: InboundRequest): Rejection | undefined {
+    const origin = req.header("origin");
     if (origin !== null && !originAllowed(origin, allowedOrigins)) {
       return reject(403, -32600, "Forbidden: origin not allowed");
     }
     if (allowedHosts !== undefined) {
-      const host = request.headers.get("host") ?? new URL(request.url).host;
+      const host = req.host();
       if (!hostAllowed(host, allowedHosts)) return reject(403, -32600, "Forbidden: host not allowed");
     }
     return undefined;
   }
 
-  async function readBody(request: Request): Promise<string | Rejection> {
-    const tooLarge = () => reject(413, -32600, `Request body exceeds ${maxBodyBytes} bytes`);
-    const length = request.headers.get("content-length");
-    if (length !== null && Number(length) > maxBodyBytes) return tooLarge();
-    if (request.body === null) return "";
-    if (length !== null) {
-      // A declared length within the cap: the runtime reads it in one go, cheaper than chunk by chunk.
-      const text = await request.text();
-      // The header could lie about a multi-byte body; count what arrived.
-      return text.length > maxBodyBytes || new TextEncoder().encode(text).length > maxBodyBytes
-        ? tooLarge()
-        : text;
-    }
-    const reader = request.body.getReader();
-    const chunks: Uint8Array[] = [];
-    let total = 0;
-    for (;;) {
-      const { done, value } = await reader.read();
-      if (done) break;
-      total += value.byteLength;
-      if (total > maxBodyBytes) {
-        await reader.cancel().catch(() => {});
-        return tooLarge();
-      }
-      chunks.push(value);
-    }
-    const decoder = new TextDecoder();
-    let text = "";
-    for (const chunk of chunks) text += decoder.decode(chunk, { stream: true });
-    return text + decoder.decode();
-  }
-
-  function legacyVersion(request: Request): string | Rejection {
-    const header = request.headers.get(Header.ProtocolVersion)?.trim();
+  function legacyVersion(req: InboundRequest): string | Rejection {
+    const header = req.header(Header.ProtocolVersion)?.trim();
     if (header === undefined || header === "") return DEFAULT_NEGOTIATED_HTTP_VERSION;
     if (!supportedLegacy.includes(header)) {
       return reject(400, -32600, `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(header)}`);
@@ -240,8 +339,8 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     return header;
   }
 
-  function findSession(request: Request): Session | Rejection {
-    const sessionId = request.headers.get(Header.SessionId);
+  function findSession(req: InboundRequest): Session | Rejection {
+    const sessionId = req.header(Header.SessionId);
     if (sessionId === null || sessionId === "") {
       return reject(400, -32600, "Bad Request: Mcp-Session-Id header is required");
     }
@@ -250,44 +349,45 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     return session;
   }
 
-  async function handlePost(request: Request): Promise<Response> {
-    const accept = request.headers.get("accept");
+  async function handlePost(req: InboundRequest): Promise<Reply> {
+    const accept = req.header("accept");
     if (!accepts(accept, "application/json") || !accepts(accept, "text/event-stream")) {
-      return errorResponse(
+      return errorReply(
         406,
         -32600,
         "Not Acceptable: Accept must allow application/json and text/event-stream",
       );
     }
-    if (!isJsonContentType(request.headers.get("content-type"))) {
-      return errorResponse(415, -32600, "Unsupported Media Type: Content-Type must be application/json");
+    if (!isJsonContentType(req.header("content-type"))) {
+      return errorReply(415, -32600, "Unsupported Media Type: Content-Type must be application/json");
     }
-    const body = await readBody(request);
-    if (body instanceof Rejection) return body.response;
+    // The node adapter has the body already: no extra turn for it.
+    const read = req.readBody(maxBodyBytes);
+    const body = read instanceof Promise ? await read : read;
+    if (body === TOO_LARGE) return errorReply(413, -32600, `Request body exceeds ${maxBodyBytes} bytes`);
     let value: unknown;
     try {
       value = JSON.parse(body);
     } catch {
-      return errorResponse(400, -32700, "Parse error");
+      return errorReply(400, -32700, "Parse error");
     }
     if (Array.isArray(value)) {
       // Batches existed only in 2025-03-26 and were removed in 2025-06-18.
-      return errorResponse(400, -32600, "Invalid Request: batches are not supported");
+      return errorReply(400, -32600, "Invalid Request: batches are not supported");
     }
     const parsed = classifyValue(value)[0]!;
-    if (parsed.kind === "invalid")
-      return errorResponse(400, parsed.error.code, parsed.error.message, parsed.id);
-    const era = chooseEra(request, value as Record<string, unknown>);
+    if (parsed.kind === "invalid") return errorReply(400, parsed.error.code, parsed.error.message, parsed.id);
+    const era = chooseEra(req, value as Record<string, unknown>);
     if (era instanceof Rejection) return era.response;
-    return era === "modern" ? handleModernPost(request, parsed) : handleLegacyPost(request, parsed);
+    return era === "modern" ? handleModernPost(req, parsed) : handleLegacyPost(req, parsed);
   }
 
-  function chooseEra(request: Request, message: Record<string, unknown>): Era | Rejection {
+  function chooseEra(req: InboundRequest, message: Record<string, unknown>): Era | Rejection {
     if (!serveLegacy) return "modern";
     if (!serveModern) return "legacy";
-    if (request.headers.has(Header.SessionId)) return "legacy";
+    if (req.header(Header.SessionId) !== null) return "legacy";
     // Modern markers win even for `initialize`: a 2026-07-28 request for it must get 404 -32601.
-    const header = request.headers.get(Header.ProtocolVersion)?.trim();
+    const header = req.header(Header.ProtocolVersion)?.trim();
     if (header !== undefined && header !== "" && !isLegacyVersion(header)) return "modern";
     const params = message.params as { _meta?: Record<string, unknown> } | undefined;
     if (params?._meta?.[MetaKey.ProtocolVersion] !== undefined) return "modern";
@@ -296,30 +396,24 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   }
 
   async function handleLegacyPost(
-    request: Request,
+    req: InboundRequest,
     parsed: Exclude<ReturnType<typeof classifyValue>[number], { kind: "invalid" }>,
-  ): Promise<Response> {
+  ): Promise<Reply> {
     const message = parsed.message;
     if (
       parsed.kind === "request" &&
       parsed.message.method === "initialize" &&
-      !request.headers.has(Header.SessionId)
+      !(req.header(Header.SessionId) !== null)
     ) {
-      return initialize(request, parsed.message as { id: JsonRpcId; method: string; params?: unknown });
+      return initialize(req, parsed.message as { id: JsonRpcId; method: string; params?: unknown });
     }
-    const session = findSession(request);
+    const session = findSession(req);
     if (session instanceof Rejection) return session.response;
-    const version = legacyVersion(request);
+    const version = legacyVersion(req);
     if (version instanceof Rejection) return version.response;
     session.protocolVersion = version;
     session.touch();
-    const info: HttpMessageInfo = {
-      headers: request.headers,
-      httpRequest: request,
-      protocolVersion: version,
-      sessionId: session.id,
-      ...authOf(request),
-    };
+    const info = messageInfo(req, version, session.id, undefined);
     if (parsed.kind !== "request") {
       if (parsed.kind === "notification" && parsed.message.method === "notifications/cancelled") {
         // The app answers a cancelled request with nothing: its stream ends here.
@@ -327,7 +421,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
         if (requestId !== undefined) queueMicrotask(() => session.exchange(requestId)?.end());
       }
       session.transport.deliver(message, info);
-      return new Response(null, { status: 202 });
+      return emptyReply(202);
     }
     const id = parsed.message.id;
     // Without preferJson the SSE stream opens at once, so the priming event reaches the client before
@@ -339,25 +433,25 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       initialize: false,
     });
     info.closeSseStream = () => exchange.closeConnection();
-    watchClient(request, () => exchange.clientGone());
+    req.onGone(() => exchange.clientGone());
     session.transport.deliver(message, info);
     return exchange.response;
   }
 
   async function initialize(
-    request: Request,
+    req: InboundRequest,
     message: { id: JsonRpcId; method: string; params?: unknown },
-  ): Promise<Response> {
-    const header = request.headers.get(Header.ProtocolVersion)?.trim();
+  ): Promise<Reply> {
+    const header = req.header(Header.ProtocolVersion)?.trim();
     if (header !== undefined && header !== "" && !supported.includes(header)) {
-      return errorResponse(
+      return errorReply(
         400,
         -32600,
         `Bad Request: unsupported MCP-Protocol-Version ${JSON.stringify(header)}`,
         message.id,
       );
     }
-    if (sessions.size >= maxSessions) return errorResponse(503, -32600, "Too many sessions", message.id);
+    if (sessions.size >= maxSessions) return errorReply(503, -32600, "Too many sessions", message.id);
     const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
     const version = typeof requested === "string" ? requested : DEFAULT_NEGOTIATED_HTTP_VERSION;
     // The session exists before the app answers, so the app's connect() can see its id; it is dropped again
@@ -365,11 +459,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const session = new Session(randomId(), settings, version);
     sessions.set(session.id, session);
     try {
-      await options.connect(session.transport, { era: "legacy", sessionId: session.id, request });
+      await options.connect(session.transport, connectionInfo(req, "legacy", session.id));
     } catch (error) {
       onError(error instanceof Error ? error : new Error(String(error)));
       session.terminate();
-      return errorResponse(500, -32603, "Internal error", message.id);
+      return errorReply(500, -32603, "Internal error", message.id);
     }
     // Lazy: the session id header may only go out on a successful initialize answer.
     const exchange = session.openExchange(message.id, {
@@ -380,26 +474,20 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     });
     exchange.headers = { [Header.SessionId]: session.id };
     exchange.onInitializeFailed = () => queueMicrotask(() => session.terminate());
-    watchClient(request, () => exchange.clientGone());
-    const info: HttpMessageInfo = {
-      headers: request.headers,
-      httpRequest: request,
-      protocolVersion: version,
-      sessionId: session.id,
-      closeSseStream: () => exchange.closeConnection(),
-      ...authOf(request),
-    };
+    req.onGone(() => exchange.clientGone());
+    const info = messageInfo(req, version, session.id, undefined);
+    info.closeSseStream = () => exchange.closeConnection();
     session.transport.deliver(message, info);
     return exchange.response;
   }
 
   function checkModern(
-    request: Request,
+    req: InboundRequest,
     parsed: Exclude<ReturnType<typeof classifyValue>[number], { kind: "invalid" }>,
   ): string | Rejection {
     const message = parsed.message as { id?: JsonRpcId; method?: string; params?: unknown };
     const id = parsed.kind === "request" ? message.id : undefined;
-    const header = request.headers.get(Header.ProtocolVersion)?.trim();
+    const header = req.header(Header.ProtocolVersion)?.trim();
     const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
     const metaVersion = meta?.[MetaKey.ProtocolVersion];
     if (header === undefined || header === "") {
@@ -432,7 +520,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
         id,
       );
     }
-    const method = request.headers.get(Header.Method)?.trim();
+    const method = req.header(Header.Method)?.trim();
     if (method === undefined)
       return reject(400, -32020, "Header mismatch: the Mcp-Method header is required", id);
     if (method !== message.method) {
@@ -441,7 +529,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const expectedName = mcpNameFor(message.method, message.params);
     if (expectedName !== undefined) {
       // Header values are compared after trimming optional whitespace (RFC 9110 §5.5) and decoding base64.
-      const raw = request.headers.get(Header.Name);
+      const raw = req.header(Header.Name);
       if (raw === null) return reject(400, -32020, "Header mismatch: the Mcp-Name header is required", id);
       if (decodeHeaderValue(raw.trim()) !== expectedName) {
         return reject(400, -32020, "Header mismatch: Mcp-Name differs from the body", id);
@@ -451,26 +539,20 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   }
 
   async function handleModernPost(
-    request: Request,
+    req: InboundRequest,
     parsed: Exclude<ReturnType<typeof classifyValue>[number], { kind: "invalid" }>,
-  ): Promise<Response> {
-    const version = checkModern(request, parsed);
+  ): Promise<Reply> {
+    const version = checkModern(req, parsed);
     if (version instanceof Rejection) return version.response;
     if (parsed.kind === "success" || parsed.kind === "error") {
-      return errorResponse(
+      return errorReply(
         400,
         -32600,
         "Invalid Request: clients do not send responses in this protocol version",
       );
     }
     const abort = new AbortController();
-    const info: HttpMessageInfo = {
-      signal: abort.signal,
-      headers: request.headers,
-      httpRequest: request,
-      protocolVersion: version,
-      ...authOf(request),
-    };
+    const info = messageInfo(req, version, undefined, abort.signal);
     const exchange =
       parsed.kind === "request"
         ? new ModernExchange(parsed.message.id, preferJson, keepAliveInterval)
@@ -480,34 +562,34 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     let transport!: OneShotTransport;
     transport = new OneShotTransport(exchange, () => oneShots.delete(transport), abort);
     oneShots.add(transport);
-    if (exchange) watchClient(request, () => exchange.clientGone());
+    if (exchange) req.onGone(() => exchange.clientGone());
     try {
-      await options.connect(transport, { era: "modern", request });
+      await options.connect(transport, connectionInfo(req, "modern", undefined));
     } catch (error) {
       onError(error instanceof Error ? error : new Error(String(error)));
       await transport.close();
-      return errorResponse(500, -32603, "Internal error", exchange?.id);
+      return errorReply(500, -32603, "Internal error", exchange?.id);
     }
     transport.deliver(parsed.message, info);
     if (!exchange) {
       // A notification is delivered and done.
       void transport.close();
-      return new Response(null, { status: 202 });
+      return emptyReply(202);
     }
     return exchange.response;
   }
 
-  async function handleGet(request: Request): Promise<Response> {
-    if (!serveLegacy) return errorResponse(405, -32600, "Method not allowed", undefined, undefined, ALLOW);
-    if (!accepts(request.headers.get("accept"), "text/event-stream")) {
-      return errorResponse(406, -32600, "Not Acceptable: Accept must allow text/event-stream");
+  async function handleGet(req: InboundRequest): Promise<Reply> {
+    if (!serveLegacy) return errorReply(405, -32600, "Method not allowed", undefined, undefined, ALLOW);
+    if (!accepts(req.header("accept"), "text/event-stream")) {
+      return errorReply(406, -32600, "Not Acceptable: Accept must allow text/event-stream");
     }
-    const session = findSession(request);
+    const session = findSession(req);
     if (session instanceof Rejection) return session.response;
-    const version = legacyVersion(request);
+    const version = legacyVersion(req);
     if (version instanceof Rejection) return version.response;
     session.touch();
-    const lastEventId = request.headers.get(Header.LastEventId)?.trim();
+    const lastEventId = req.header(Header.LastEventId)?.trim();
     if (lastEventId) {
       const streamId = await settings.store.streamIdOf(lastEventId);
       // An id of another session (or an evicted one) resumes nothing: treat it as a fresh stream.
@@ -526,55 +608,60 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
             .catch(onError)
             .finally(() => conn.close());
         }
-        return new Response(conn.stream, { status: 200, headers: SSE_HEADERS });
+        return new Reply(200, SSE_HEADERS, conn);
       }
     }
     // One standalone stream per session: a second one would split messages unpredictably between them.
     if (session.standalone.conn?.isOpen) {
-      return errorResponse(409, -32600, "Conflict: this session already has an open GET stream");
+      return errorReply(409, -32600, "Conflict: this session already has an open GET stream");
     }
     const conn = new SseConnection(keepAliveInterval);
     session.standalone.attach(conn, version >= "2025-11-25");
-    return new Response(conn.stream, { status: 200, headers: SSE_HEADERS });
+    return new Reply(200, SSE_HEADERS, conn);
   }
 
-  async function handleDelete(request: Request): Promise<Response> {
-    if (!serveLegacy) return errorResponse(405, -32600, "Method not allowed", undefined, undefined, ALLOW);
-    const session = findSession(request);
+  async function handleDelete(req: InboundRequest): Promise<Reply> {
+    if (!serveLegacy) return errorReply(405, -32600, "Method not allowed", undefined, undefined, ALLOW);
+    const session = findSession(req);
     if (session instanceof Rejection) return session.response;
     session.terminate();
-    return new Response(null, { status: 200 });
+    return emptyReply(200);
   }
 
-  return {
+  async function handle(req: InboundRequest): Promise<Reply | Response> {
+    try {
+      if (closed) return errorReply(503, -32600, "Service unavailable: the server is shutting down");
+      const forbidden = checkOrigin(req);
+      if (forbidden) return forbidden.response;
+      if (options.authenticate) {
+        const identity = await options.authenticate(req.request);
+        if (identity instanceof Response) return identity;
+        req.identity = { value: identity };
+      }
+      switch (req.method) {
+        case "POST":
+          return await handlePost(req);
+        case "GET":
+          return await handleGet(req);
+        case "DELETE":
+          return await handleDelete(req);
+        default:
+          return errorReply(405, -32600, "Method not allowed", undefined, undefined, ALLOW);
+      }
+    } catch (error) {
+      onError(error instanceof Error ? error : new Error(String(error)));
+      return errorReply(500, -32603, "Internal error");
+    }
+  }
+
+  const handler: StreamableHttpHandler = {
     maxBodyBytes,
     get sessionCount() {
       return sessions.size;
     },
     async fetch(request) {
-      try {
-        if (closed) return errorResponse(503, -32600, "Service unavailable: the server is shutting down");
-        const forbidden = checkOrigin(request);
-        if (forbidden) return forbidden.response;
-        if (options.authenticate) {
-          const identity = await options.authenticate(request);
-          if (identity instanceof Response) return identity;
-          identities.set(request, identity);
-        }
-        switch (request.method) {
-          case "POST":
-            return await handlePost(request);
-          case "GET":
-            return await handleGet(request);
-          case "DELETE":
-            return await handleDelete(request);
-          default:
-            return errorResponse(405, -32600, "Method not allowed", undefined, undefined, ALLOW);
-        }
-      } catch (error) {
-        onError(error instanceof Error ? error : new Error(String(error)));
-        return errorResponse(500, -32603, "Internal error");
-      }
+      const reply = await handle(new WebInbound(request));
+      return reply instanceof Reply ? reply.toResponse() : reply;
     },
     async close() {
       if (closed) return;
@@ -583,14 +670,6 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       for (const transport of [...oneShots]) await transport.close();
     },
   };
-}
-
-/** Calls `onGone` when the client aborts its request (the adapter aborts `request.signal` on disconnect). */
-function watchClient(request: Request, onGone: () => void): void {
-  const signal = request.signal;
-  if (signal.aborted) {
-    onGone();
-    return;
-  }
-  signal.addEventListener("abort", onGone, { once: true });
+  handlerCores.set(handler, handle);
+  return handler;
 }

@@ -1,6 +1,14 @@
-import { Agent as HttpAgent, request as httpRequest, type IncomingMessage } from "node:http";
+import {
+  Agent as HttpAgent,
+  request as httpRequest,
+  type IncomingMessage,
+  type RequestOptions,
+} from "node:http";
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
+import { urlToHttpOptions } from "node:url";
+import { ACCEPTS_LIGHT_SIGNAL, LightSignal, toAbortSignal } from "./internal/light-signal.js";
+import { NODE_BODY, type NodeChunkStream } from "./internal/node-body.js";
 
 /** A `fetch`-shaped function, as the client transports take it. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -30,11 +38,179 @@ function plainHeaders(headers: HeadersInit | undefined): Record<string, string> 
   return { ...(headers as Record<string, string>) };
 }
 
-function responseHeaders(res: IncomingMessage): Headers {
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  return headers;
+/**
+ * Gives `target` every member of `web` (a Web class prototype) that it does not define itself, each
+ * forwarded to the real object `materialize` builds on first use: the light objects below are then
+ * usable as the real thing (`instanceof` included), and only what is exotic pays for it.
+ */
+function forwardRest(
+  target: object,
+  web: object,
+  materialize: (self: never) => object,
+  instanceKeys: readonly string[] = [],
+): void {
+  Object.setPrototypeOf(target, web);
+  for (const key of Reflect.ownKeys(web)) {
+    // Members the light object has itself (on its prototype, or set on each instance) stay its own.
+    if (key === "constructor" || Object.hasOwn(target, key) || instanceKeys.includes(key as string)) continue;
+    const desc = Object.getOwnPropertyDescriptor(web, key)!;
+    if (desc.get) {
+      const get = desc.get;
+      Object.defineProperty(target, key, {
+        configurable: true,
+        get(this: never) {
+          return get.call(materialize(this));
+        },
+      });
+    } else if (typeof desc.value === "function") {
+      const fn = desc.value as (...args: unknown[]) => unknown;
+      Object.defineProperty(target, key, {
+        configurable: true,
+        writable: true,
+        value(this: never, ...args: unknown[]) {
+          return fn.apply(materialize(this), args);
+        },
+      });
+    }
+  }
+}
+
+/**
+ * The headers of a `node:http` response as `Headers`: `get` and `has` read the raw header list; any
+ * other use (iteration, changes) works on a real `Headers` built then.
+ */
+class NodeResponseHeaders {
+  real: Headers | undefined;
+
+  constructor(private readonly raw: string[]) {}
+
+  get(name: string): string | null {
+    if (this.real) return this.real.get(name);
+    const key = name.toLowerCase();
+    const raw = this.raw;
+    let out: string | null = null;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const k = raw[i]!;
+      if (k.length !== key.length || k.toLowerCase() !== key) continue;
+      out = out === null ? raw[i + 1]! : `${out}, ${raw[i + 1]!}`;
+    }
+    return out;
+  }
+
+  has(name: string): boolean {
+    return this.get(name) !== null;
+  }
+}
+
+function realHeaders(self: NodeResponseHeaders): Headers {
+  if (!self.real) {
+    const headers = new Headers();
+    const raw = (self as unknown as { raw: string[] }).raw;
+    for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+    self.real = headers;
+  }
+  return self.real;
+}
+
+/**
+ * A response of {@link createNodeFetch}: status, headers and a buffered body (`text()`, `json()`) are
+ * read without building an undici `Response`; anything else (`body`, `clone()`, `blob()`, ...) builds
+ * the real one first. An SSE body is a live `node:http` stream, handed to the client transports as it is
+ * (see NODE_BODY) or as a Web stream to anyone else.
+ */
+class NodeResponse {
+  readonly headers: Headers;
+  readonly redirected = false;
+  readonly type = "basic";
+  real: Response | undefined;
+  used = false;
+
+  constructor(
+    readonly status: number,
+    readonly statusText: string,
+    readonly url: string,
+    private readonly res: IncomingMessage,
+    /** The whole body, or undefined for a live stream (SSE) and for no body. */
+    private readonly bytes: Buffer | undefined,
+    private readonly streaming: boolean,
+  ) {
+    this.headers = new NodeResponseHeaders(res.rawHeaders) as unknown as Headers;
+  }
+
+  get ok(): boolean {
+    return this.status >= 200 && this.status <= 299;
+  }
+
+  get bodyUsed(): boolean {
+    return this.real ? this.real.bodyUsed : this.used;
+  }
+
+  text(): Promise<string> {
+    if (this.real || this.streaming) return realResponse(this).text();
+    if (this.used) return Promise.reject(new TypeError("Body is unusable: Body has already been read"));
+    this.used = true;
+    const bytes = this.bytes;
+    if (bytes === undefined) return Promise.resolve("");
+    const text = bytes.toString("utf8");
+    // As Response.text() does: a leading BOM is not part of the text.
+    return Promise.resolve(text.charCodeAt(0) === 0xfeff ? text.slice(1) : text);
+  }
+
+  json(): Promise<unknown> {
+    return this.text().then((text) => JSON.parse(text) as unknown);
+  }
+
+  [NODE_BODY](): NodeChunkStream | null {
+    if (!this.streaming || this.real || this.used) return null;
+    this.used = true;
+    return this.res;
+  }
+}
+
+function realResponse(self: NodeResponse): Response {
+  if (!self.real) {
+    const { res, bytes, streaming, status, statusText } = self as unknown as {
+      res: IncomingMessage;
+      bytes: Buffer | undefined;
+      streaming: boolean;
+      status: number;
+      statusText: string;
+    };
+    const headers = realHeaders(self.headers as unknown as NodeResponseHeaders);
+    let body: BodyInit | null = null;
+    if (streaming) body = Readable.toWeb(res) as ReadableStream<Uint8Array>;
+    else if (bytes !== undefined && status !== 204 && status !== 304) {
+      body = new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Uint8Array<ArrayBuffer>;
+    }
+    const real = new Response(body, { status, statusText, headers });
+    if (self.used && real.body) {
+      // Read through the light API already: the real one is read too.
+      void real.body.cancel().catch(() => {});
+    }
+    self.real = real;
+  }
+  return self.real;
+}
+
+/** `init` for the global fetch: a light signal from the client transport becomes a real one. */
+function webInit(init: RequestInit): RequestInit {
+  return init.signal instanceof LightSignal ? { ...init, signal: toAbortSignal(init.signal) ?? null } : init;
+}
+
+let prototypesReady = false;
+
+function readyPrototypes(): void {
+  if (prototypesReady) return;
+  prototypesReady = true;
+  forwardRest(NodeResponseHeaders.prototype, Headers.prototype, realHeaders);
+  forwardRest(NodeResponse.prototype, Response.prototype, realResponse, [
+    "status",
+    "statusText",
+    "url",
+    "headers",
+    "redirected",
+    "type",
+  ]);
 }
 
 /**
@@ -52,21 +228,37 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   const httpAgent = options.httpAgent ?? new HttpAgent({ keepAlive: true, maxSockets });
   const httpsAgent = options.httpsAgent ?? new HttpsAgent({ keepAlive: true, maxSockets });
 
+  readyPrototypes();
+  // The request options of each URL, computed once (the transports post to one URL all along).
+  const targets = new Map<string, { options: RequestOptions; secure: boolean }>();
+
   const nodeFetch: FetchLike = (input, init = {}) => {
     const body = init.body;
     if (
       input instanceof Request ||
       (body != null && typeof body !== "string" && !(body instanceof Uint8Array))
     ) {
-      return fetch(input, init);
+      return fetch(input, webInit(init));
     }
-    const url = input instanceof URL ? input : new URL(input);
+    const href = typeof input === "string" ? input : input.href;
+    let target = targets.get(href);
+    if (target === undefined) {
+      const url = new URL(href);
+      // Only what ClientRequest reads: fewer fields to copy on every request.
+      const { protocol, hostname, port, path, auth } = urlToHttpOptions(url);
+      const options: RequestOptions = { protocol, hostname, path };
+      if (port !== undefined && port !== "") options.port = port;
+      if (auth !== undefined) options.auth = auth;
+      target = { options, secure: url.protocol === "https:" };
+      if (targets.size >= 64) targets.clear();
+      targets.set(href, target);
+    }
     const signal = init.signal ?? undefined;
     if (signal?.aborted) return Promise.reject(signal.reason);
-    const method = (init.method ?? "GET").toUpperCase();
+    const method = init.method === undefined ? "GET" : init.method.toUpperCase();
     const headers = plainHeaders(init.headers);
     if (body != null) headers["content-length"] = String(Buffer.byteLength(body));
-    const secure = url.protocol === "https:";
+    const secure = target.secure;
 
     return new Promise<Response>((resolve, reject) => {
       let settled = false;
@@ -88,58 +280,57 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
           reject(new TypeError("fetch failed", { cause: error }));
         }
       };
-      const req = (secure ? httpsRequest : httpRequest)(
-        url,
-        { method, headers, agent: secure ? httpsAgent : httpAgent },
-        (res) => {
-          response = res;
-          const status = res.statusCode ?? 0;
-          if (REDIRECTS.has(status) && init.redirect !== "manual") {
-            res.resume();
-            done();
-            settled = true;
-            resolve(fetch(input, init));
-            return;
-          }
-          const head = { status, statusText: res.statusMessage ?? "", headers: responseHeaders(res) };
-          const type = res.headers["content-type"] ?? "";
-          if (method === "HEAD" || status === 204 || status === 304) {
-            res.resume();
-            done();
-            settled = true;
-            resolve(new Response(null, head));
-            return;
-          }
-          if (type.includes("text/event-stream")) {
-            // A stream: handed over as it arrives; the abort listener stays until it ends.
-            res.once("close", done);
-            settled = true;
-            resolve(new Response(Readable.toWeb(res) as ReadableStream<Uint8Array>, head));
-            return;
-          }
-          const chunks: Buffer[] = [];
-          res.on("data", (chunk: Buffer) => chunks.push(chunk));
-          res.once("error", fail);
-          res.once("end", () => {
-            done();
-            if (settled) return;
-            settled = true;
-            const bytes = chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks);
-            resolve(
-              new Response(
-                new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) as Uint8Array<ArrayBuffer>,
-                head,
-              ),
-            );
-          });
-        },
-      );
+      const req = (secure ? httpsRequest : httpRequest)({
+        ...target.options,
+        method,
+        headers,
+        agent: secure ? httpsAgent : httpAgent,
+      });
+      req.once("response", (res: IncomingMessage) => {
+        response = res;
+        const status = res.statusCode ?? 0;
+        if (REDIRECTS.has(status) && init.redirect !== "manual") {
+          res.resume();
+          done();
+          settled = true;
+          resolve(fetch(input, webInit(init)));
+          return;
+        }
+        const statusText = res.statusMessage ?? "";
+        const light = (bytes: Buffer | undefined, streaming: boolean) =>
+          new NodeResponse(status, statusText, href, res, bytes, streaming) as unknown as Response;
+        if (method === "HEAD" || status === 204 || status === 304) {
+          res.resume();
+          done();
+          settled = true;
+          resolve(light(undefined, false));
+          return;
+        }
+        const headers = light(undefined, false).headers;
+        if ((headers.get("content-type") ?? "").includes("text/event-stream")) {
+          // A stream: handed over as it arrives; the abort listener stays until it ends.
+          res.once("close", done);
+          settled = true;
+          resolve(light(undefined, true));
+          return;
+        }
+        const chunks: Buffer[] = [];
+        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        res.once("error", fail);
+        res.once("end", () => {
+          done();
+          if (settled) return;
+          settled = true;
+          resolve(light(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), false));
+        });
+      });
       req.once("error", fail);
       signal?.addEventListener("abort", onAbort, { once: true });
       req.end(body ?? undefined);
     });
   };
   return Object.assign(nodeFetch, {
+    [ACCEPTS_LIGHT_SIGNAL]: true,
     destroy() {
       if (!options.httpAgent) httpAgent.destroy();
       if (!options.httpsAgent) httpsAgent.destroy();

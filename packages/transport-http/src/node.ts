@@ -5,7 +5,8 @@ import {
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
 } from "./handler.js";
-import { errorResponse, hostAllowed, isLoopbackHostname, rawBodies } from "./internal/http-util.js";
+import { errorReply, hostAllowed, isLoopbackHostname, Reply } from "./internal/http-util.js";
+import { type HandlerCore, handlerCores, type InboundRequest, TOO_LARGE } from "./internal/inbound.js";
 
 /** The Host names a loopback-bound server accepts by default (any port). */
 const LOOPBACK_HOSTS = ["localhost", "127.0.0.1", "[::1]"];
@@ -27,7 +28,9 @@ export interface NodeListenerOptions {
  * Adapts a handler to a `node:http` request listener, for apps that run their own server. It only
  * translates: the request (body read up to the handler's cap) becomes a `Request` whose `signal`
  * aborts when the client disconnects, and the `Response` (JSON or a streamed SSE body) is written
- * back with backpressure.
+ * back with backpressure. A handler made by `createStreamableHttpHandler` is served without either:
+ * its replies (a JSON text, an SSE connection) go straight to the socket, and the `Request` the app
+ * may see (`info.httpRequest`, `authenticate`) is built only when it is read.
  */
 export function toNodeListener(
   handler: StreamableHttpHandler,
@@ -35,29 +38,133 @@ export function toNodeListener(
 ): (req: IncomingMessage, res: ServerResponse) => void {
   const path = options.path ?? "/mcp";
   const allowedHosts = options.allowedHosts;
+  const core = handlerCores.get(handler);
+  // Host headers that passed the Host check and made a valid URL (a client sends the same one every time).
+  const goodHosts = new Set<string>();
+  const context: ServeContext = {
+    handler,
+    core,
+    path,
+    allowedHosts,
+    otherRoutes: options.otherRoutes,
+    goodHosts,
+  };
   return (req, res) => {
-    serve(handler, req, res, path, allowedHosts, options.otherRoutes).catch(() => {
+    serve(context, req, res).catch(() => {
       if (!res.headersSent) res.writeHead(500, { "content-type": "application/json" });
       res.end();
     });
   };
 }
 
-async function serve(
-  handler: StreamableHttpHandler,
-  req: IncomingMessage,
-  res: ServerResponse,
-  path: string,
-  allowedHosts: readonly string[] | undefined,
-  otherRoutes?: NodeListenerOptions["otherRoutes"],
-): Promise<void> {
+interface ServeContext {
+  handler: StreamableHttpHandler;
+  core: HandlerCore | undefined;
+  path: string;
+  allowedHosts: readonly string[] | undefined;
+  otherRoutes: NodeListenerOptions["otherRoutes"];
+  goodHosts: Set<string>;
+}
+
+const CLIENT_GONE = "The client closed the connection";
+
+/** The handler's view of a node request: headers read from `rawHeaders`, a `Request` built on demand. */
+class NodeInbound implements InboundRequest {
+  identity?: { value: unknown };
+  private built: Request | undefined;
+  private builtHeaders: Headers | undefined;
+  private controller: AbortController | undefined;
+  private goneFns: Array<() => void> | undefined;
+  private isGone = false;
+
+  constructor(
+    private readonly req: IncomingMessage,
+    private readonly hostHeader: string,
+    private readonly body: Buffer | undefined,
+    private readonly oversized: boolean,
+  ) {}
+
+  get method(): string {
+    return this.req.method ?? "GET";
+  }
+
+  header(name: string): string | null {
+    // A scan of the raw list (a dozen entries) allocates nothing; names arrive lower-case already.
+    const raw = this.req.rawHeaders;
+    let out: string | null = null;
+    for (let i = 0; i + 1 < raw.length; i += 2) {
+      const key = raw[i]!;
+      if (key.length !== name.length || (key !== name && key.toLowerCase() !== name)) continue;
+      out = out === null ? raw[i + 1]! : `${out}, ${raw[i + 1]!}`;
+    }
+    return out;
+  }
+
+  host(): string {
+    return this.header("host") ?? "localhost";
+  }
+
+  readBody(maxBytes: number): string | typeof TOO_LARGE {
+    if (this.oversized) return TOO_LARGE;
+    const body = this.body;
+    if (body === undefined || body.length === 0) return "";
+    if (body.length > maxBytes) return TOO_LARGE;
+    const text = body.toString("utf8");
+    // As Request.text() does: a leading BOM is not part of the text.
+    return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+  }
+
+  onGone(fn: () => void): void {
+    if (this.isGone) fn();
+    else (this.goneFns ??= []).push(fn);
+  }
+
+  /** The socket closed before the reply was complete. */
+  gone(): void {
+    if (this.isGone) return;
+    this.isGone = true;
+    this.controller?.abort(new Error(CLIENT_GONE));
+    const fns = this.goneFns;
+    this.goneFns = undefined;
+    if (fns) for (const fn of fns) fn();
+  }
+
+  get headers(): Headers {
+    if (this.builtHeaders === undefined) {
+      const headers = new Headers();
+      const raw = this.req.rawHeaders;
+      for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
+      // A body cut at the cap no longer matches its declared length.
+      if (this.oversized && this.body !== undefined) headers.delete("content-length");
+      this.builtHeaders = headers;
+    }
+    return this.builtHeaders;
+  }
+
+  get request(): Request {
+    if (this.built === undefined) {
+      // The Request's signal is how a Web-standard reader learns that the client left.
+      const controller = new AbortController();
+      this.controller = controller;
+      if (this.isGone) controller.abort(new Error(CLIENT_GONE));
+      const url = new URL(this.req.url ?? "/", `http://${this.hostHeader || "localhost"}`).href;
+      const init: RequestInit = { method: this.method, headers: this.headers, signal: controller.signal };
+      if (this.body !== undefined && this.body.length > 0) init.body = this.body as Uint8Array<ArrayBuffer>;
+      this.built = new Request(url, init);
+    }
+    return this.built;
+  }
+}
+
+async function serve(context: ServeContext, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  const { handler, core, path, allowedHosts, otherRoutes, goodHosts } = context;
   const host = req.headers.host ?? "";
   const rawUrl = req.url ?? "/";
   const query = rawUrl.indexOf("?");
   const pathname = query < 0 ? rawUrl : rawUrl.slice(0, query);
-  if (allowedHosts !== undefined && !hostAllowed(host, allowedHosts)) {
+  if (allowedHosts !== undefined && !goodHosts.has(host) && !hostAllowed(host, allowedHosts)) {
     req.resume();
-    await write(errorResponse(403, -32600, "Forbidden: host not allowed"), res);
+    writeReply(errorReply(403, -32600, "Forbidden: host not allowed"), res);
     return;
   }
   if (pathname !== path) {
@@ -68,23 +175,20 @@ async function serve(
             new Request(new URL(rawUrl, `http://${host || "localhost"}`), { method: req.method }),
           )
         : undefined;
-    await write(other ?? errorResponse(404, -32600, "Not found"), res);
+    if (other) await write(other, res);
+    else writeReply(errorReply(404, -32600, "Not found"), res);
     return;
   }
-  let url: string;
-  try {
-    url = new URL(rawUrl, `http://${host || "localhost"}`).href;
-  } catch {
-    req.resume();
-    await write(errorResponse(400, -32600, "Bad Request: invalid Host"), res);
-    return;
+  if (!goodHosts.has(host)) {
+    try {
+      new URL(rawUrl, `http://${host || "localhost"}`);
+      if (goodHosts.size < 256) goodHosts.add(host);
+    } catch {
+      req.resume();
+      writeReply(errorReply(400, -32600, "Bad Request: invalid Host"), res);
+      return;
+    }
   }
-
-  // The Request's signal is how the handler learns that the client left (modern cancellation).
-  const abort = new AbortController();
-  res.on("close", () => {
-    if (!res.writableFinished) abort.abort(new Error("The client closed the connection"));
-  });
 
   let body: Buffer | undefined;
   let oversized = false;
@@ -93,46 +197,115 @@ async function serve(
     // The declared length is refused by the handler without reading a byte.
     oversized = true;
   } else if (req.method !== "GET" && req.method !== "HEAD") {
-    const chunks: Buffer[] = [];
-    let total = 0;
-    for await (const chunk of req as AsyncIterable<Buffer>) {
-      total += chunk.length;
-      if (total > handler.maxBodyBytes) {
-        // Enough to be refused with 413; the rest is not read.
-        chunks.push(chunk);
-        oversized = true;
-        break;
-      }
-      chunks.push(chunk);
-    }
-    body = chunks.length === 1 ? chunks[0] : Buffer.concat(chunks);
+    body = await readNodeBody(req, handler.maxBodyBytes);
+    if (body.length > handler.maxBodyBytes) oversized = true;
   }
 
-  const headers = new Headers();
-  const raw = req.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i]!, raw[i + 1]!);
-  if (oversized && body !== undefined) headers.delete("content-length");
-  const init: RequestInit = { method: req.method ?? "GET", headers, signal: abort.signal };
-  if (body !== undefined && body.length > 0) init.body = body as Uint8Array<ArrayBuffer>;
-  const response = await handler.fetch(new Request(url, init));
+  const inbound = new NodeInbound(req, host, body, oversized);
+  res.on("close", () => {
+    if (!res.writableFinished) inbound.gone();
+  });
+  const reply = core ? await core(inbound) : await handler.fetch(inbound.request);
   if (oversized) res.setHeader("connection", "close");
-  await write(response, res);
+  if (reply instanceof Reply) writeReply(reply, res, inbound);
+  else await write(reply, res);
   if (oversized) req.destroy();
 }
 
+/** The body, read until it ends or passes `max` (then what arrived so far, which is over the cap). */
+function readNodeBody(req: IncomingMessage, max: number): Promise<Buffer> {
+  return new Promise<Buffer>((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    let total = 0;
+    const finish = () => {
+      req.off("data", onData);
+      req.off("end", finish);
+      req.off("error", onError);
+      req.off("close", onClose);
+      resolve(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks));
+    };
+    const onData = (chunk: Buffer) => {
+      chunks.push(chunk);
+      total += chunk.length;
+      // Enough to be refused with 413; the rest is not read.
+      if (total > max) {
+        req.pause();
+        finish();
+      }
+    };
+    const onError = (error: Error) => {
+      req.off("data", onData);
+      req.off("end", finish);
+      req.off("close", onClose);
+      reject(error);
+    };
+    const onClose = () => {
+      if (!req.complete) onError(new Error(CLIENT_GONE));
+    };
+    req.on("data", onData);
+    req.once("end", finish);
+    req.once("error", onError);
+    req.once("close", onClose);
+  });
+}
+
+/** Writes a reply the handler built: an in-memory body at once, an SSE connection as it goes. */
+function writeReply(reply: Reply, res: ServerResponse, inbound?: NodeInbound): void {
+  const body = reply.body;
+  const head: string[] = [];
+  for (const key in reply.headers) head.push(key, reply.headers[key]!);
+  if (typeof body === "string") {
+    head.push("content-length", String(Buffer.byteLength(body)));
+    res.writeHead(reply.status, head);
+    res.end(body);
+    return;
+  }
+  if (body === null) {
+    res.writeHead(reply.status, head);
+    res.end();
+    return;
+  }
+  // A stream that is complete already (a modern reply answered at once) goes out in one write.
+  const complete = body.takeComplete();
+  if (complete !== undefined) {
+    head.push("content-length", String(Buffer.byteLength(complete)));
+    res.writeHead(reply.status, head);
+    res.end(complete);
+    return;
+  }
+  res.writeHead(reply.status, head);
+  // SSE: the client must see the headers (and the priming event) before the first message exists; when
+  // an event waits already, its write carries the headers.
+  if (!body.hasPending) res.flushHeaders();
+  if (inbound) inbound.onGone(() => body.gone());
+  else res.once("close", () => body.gone());
+  // Writes of one tick (an event and the end of the stream, say) leave in one packet.
+  let corked = false;
+  const uncork = () => {
+    corked = false;
+    res.uncork();
+  };
+  body.attach({
+    write: (text) => {
+      if (!corked) {
+        corked = true;
+        res.cork();
+        process.nextTick(uncork);
+      }
+      res.write(text);
+    },
+    end: () => {
+      res.end();
+    },
+  });
+}
+
+/** Writes a Web `Response` (a hand-written handler's, or an app's own route), streaming its body. */
 async function write(response: Response, res: ServerResponse): Promise<void> {
   const headers: Record<string, string> = {};
   response.headers.forEach((value, key) => {
     headers[key] = value;
   });
-  // Bodies the handler made from a string are written as that string: no stream read-back per request.
-  const text = rawBodies.get(response);
-  if (text !== undefined) {
-    headers["content-length"] = String(Buffer.byteLength(text));
-    res.writeHead(response.status, headers);
-    res.end(text);
-    return;
-  }
   if (response.body === null) {
     res.writeHead(response.status, headers);
     res.end();

@@ -1,4 +1,5 @@
 import type { JsonRpcErrorObject, JsonRpcId } from "@mcpkit/jsonrpc";
+import type { SseConnection } from "./sse-connection.js";
 
 const encoder = new TextEncoder();
 
@@ -8,38 +9,73 @@ export function utf8(text: string): Uint8Array {
 }
 
 /**
- * Raw body text of the JSON responses this package creates, so the node adapter can write it without
- * reading the Response's stream back (a measurable cost per request).
+ * A reply the handler built itself: a status, headers and a body that is in memory (a JSON text), an
+ * SSE connection, or nothing. The Web entry point turns it into a `Response`; the node adapter writes it
+ * straight to the socket without building one (a measurable cost per request).
  */
-export const rawBodies = new WeakMap<Response, string>();
+export class Reply {
+  constructor(
+    readonly status: number,
+    readonly headers: Record<string, string>,
+    readonly body: string | SseConnection | null,
+  ) {}
 
-/** A JSON response; the text is remembered for the node adapter's fast path. */
-export function jsonResponse(status: number, text: string, headers?: Record<string, string>): Response {
-  const response = new Response(text, {
-    status,
-    headers: { "content-type": "application/json", ...headers },
-  });
-  rawBodies.set(response, text);
-  return response;
+  /** The Web-standard `Response` of this reply. */
+  toResponse(): Response {
+    const body = this.body;
+    const init = { status: this.status, headers: this.headers };
+    if (body === null) return new Response(null, init);
+    return new Response(typeof body === "string" ? body : body.stream, init);
+  }
 }
 
-/** A JSON-RPC error response as an HTTP response; `id` is left out when it could not be read. */
-export function errorResponse(
+const JSON_HEADERS: Record<string, string> = { "content-type": "application/json" };
+const NO_HEADERS: Record<string, string> = {};
+
+/** A JSON reply. */
+export function jsonReply(status: number, text: string, headers?: Record<string, string>): Reply {
+  return new Reply(status, headers ? { ...JSON_HEADERS, ...headers } : JSON_HEADERS, text);
+}
+
+/** A reply without a body (202, 204, 200 for DELETE). */
+export function emptyReply(status: number): Reply {
+  return new Reply(status, NO_HEADERS, null);
+}
+
+/** A JSON-RPC error as an HTTP reply; `id` is left out when it could not be read. */
+export function errorReply(
   status: number,
   code: number,
   message: string,
   id?: JsonRpcId | null,
   data?: unknown,
   headers?: Record<string, string>,
-): Response {
+): Reply {
   const error: JsonRpcErrorObject = data === undefined ? { code, message } : { code, message, data };
   const body = id === undefined || id === null ? { jsonrpc: "2.0", error } : { jsonrpc: "2.0", id, error };
-  return jsonResponse(status, JSON.stringify(body), headers);
+  return jsonReply(status, JSON.stringify(body), headers);
 }
+
+// Clients send the same Accept header on every request: its answers are remembered (bounded).
+const acceptMemo = new Map<string, Map<string, boolean>>();
 
 /** Whether an `Accept` header allows a media type (wildcards included; q=0 excludes). */
 export function accepts(accept: string | null, type: string): boolean {
   if (accept === null) return false;
+  let memo = acceptMemo.get(accept);
+  const known = memo?.get(type);
+  if (known !== undefined) return known;
+  const answer = parseAccepts(accept, type);
+  if (memo === undefined) {
+    if (acceptMemo.size >= 64) acceptMemo.clear();
+    memo = new Map();
+    acceptMemo.set(accept, memo);
+  }
+  memo.set(type, answer);
+  return answer;
+}
+
+function parseAccepts(accept: string, type: string): boolean {
   const [major] = type.split("/");
   for (const part of accept.split(",")) {
     const [range = "", ...params] = part.trim().toLowerCase().split(";");
@@ -53,6 +89,7 @@ export function accepts(accept: string | null, type: string): boolean {
 /** Whether a `Content-Type` header is JSON (`application/json`, any parameters). */
 export function isJsonContentType(contentType: string | null): boolean {
   if (contentType === null) return false;
+  if (contentType === "application/json") return true;
   const base = contentType.split(";")[0]!.trim().toLowerCase();
   return base === "application/json";
 }

@@ -6,7 +6,7 @@ import {
   type TransportTraits,
 } from "@mcpkit/jsonrpc";
 import type { EventStore } from "../event-store.js";
-import { jsonResponse, unrefTimer } from "./http-util.js";
+import { emptyReply, jsonReply, Reply, unrefTimer } from "./http-util.js";
 import { InboundTransport } from "./inbound-transport.js";
 import { SSE_HEADERS, SseConnection } from "./sse-connection.js";
 
@@ -170,8 +170,8 @@ export class LegacyStream {
  * anything else opens the SSE stream. Otherwise the SSE stream opens at once with its priming event.
  */
 export class LegacyExchange {
-  readonly response: Promise<Response>;
-  private resolve!: (response: Response) => void;
+  readonly response: Promise<Reply>;
+  private resolve!: (reply: Reply) => void;
   private state: "waiting" | "sse" | "done" = "waiting";
   private clientLeft = false;
   /** Response headers (the new session id on an `initialize` answer). */
@@ -179,25 +179,29 @@ export class LegacyExchange {
   /** Called when the initialize response turned out to be an error: the session is dropped. */
   onInitializeFailed: (() => void) | undefined;
 
+  /** The exchange's resumable stream, once its SSE reply opened (a JSON reply never needs one). */
+  stream: LegacyStream | undefined;
+
   constructor(
     readonly id: JsonRpcId,
-    readonly stream: LegacyStream,
     private readonly session: Session,
     private readonly options: { lazy: boolean; preferJson: boolean; priming: boolean; initialize: boolean },
   ) {
-    this.response = new Promise<Response>((r) => (this.resolve = r));
+    this.response = new Promise<Reply>((r) => (this.resolve = r));
     if (!options.lazy) this.openSse();
   }
 
   get finished(): boolean {
-    return this.stream.done || this.state === "done";
+    return this.state === "done" || this.stream?.done === true;
   }
 
   private openSse(): void {
     const conn = new SseConnection(this.session.settings.keepAliveInterval);
     this.state = "sse";
-    this.resolve(new Response(conn.stream, { status: 200, headers: { ...SSE_HEADERS, ...this.headers } }));
-    this.stream.attach(conn, this.options.priming);
+    this.resolve(new Reply(200, { ...SSE_HEADERS, ...this.headers }, conn));
+    const stream = this.session.newStream();
+    this.stream = stream;
+    stream.attach(conn, this.options.priming);
   }
 
   write(message: JsonRpcMessage): void {
@@ -210,19 +214,19 @@ export class LegacyExchange {
       if (isResponse && this.options.initialize && "error" in message) {
         this.state = "done";
         this.onInitializeFailed?.();
-        this.resolve(jsonResponse(200, JSON.stringify(message)));
+        this.resolve(jsonReply(200, JSON.stringify(message)));
         this.finish();
         return;
       }
       if (isResponse && this.options.preferJson) {
         this.state = "done";
-        this.resolve(jsonResponse(200, JSON.stringify(message), this.headers));
+        this.resolve(jsonReply(200, JSON.stringify(message), this.headers));
         this.finish();
         return;
       }
       this.openSse();
     }
-    this.stream.send(message, isResponse);
+    this.stream?.send(message, isResponse);
     if (isResponse) this.finish();
   }
 
@@ -238,15 +242,17 @@ export class LegacyExchange {
       if (this.clientLeft) return;
       this.openSse();
     }
-    this.stream.disconnect();
+    this.stream?.disconnect();
   }
 
   /** The request was cancelled or the session ended: end the exchange without an answer. */
   end(): void {
-    if (this.state === "waiting") this.resolve(new Response(null, { status: 204 }));
+    if (this.state === "waiting") this.resolve(emptyReply(204));
     this.state = "done";
-    this.stream.done = true;
-    this.stream.disconnect();
+    if (this.stream) {
+      this.stream.done = true;
+      this.stream.disconnect();
+    }
     this.finish();
   }
 
@@ -282,6 +288,7 @@ export class Session {
   private readonly liveStreams = new Map<string, LegacyStream>();
   private streamCount = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  private lastActive = 0;
   ended = false;
   /** The version of the session's latest request (`MCP-Protocol-Version`). */
   protocolVersion: string;
@@ -307,23 +314,28 @@ export class Session {
     return this.liveStreams.get(streamId);
   }
 
-  /** A new exchange for a POSTed request, on a stream of its own. */
+  /** A new exchange for a POSTed request; its stream of its own is made when its SSE reply opens. */
   openExchange(
     id: JsonRpcId,
     options: { lazy: boolean; preferJson: boolean; priming: boolean; initialize: boolean },
   ): LegacyExchange {
-    const stream = new LegacyStream(`${this.id}-${++this.streamCount}`, this, false);
-    this.liveStreams.set(stream.id, stream);
     // A retried id replaces the older exchange; its stream ends unanswered.
     this.exchanges.get(id)?.end();
-    const exchange = new LegacyExchange(id, stream, this, options);
+    const exchange = new LegacyExchange(id, this, options);
     this.exchanges.set(id, exchange);
     return exchange;
   }
 
+  /** A new resumable stream of this session (for one POST's SSE reply). */
+  newStream(): LegacyStream {
+    const stream = new LegacyStream(`${this.id}-${++this.streamCount}`, this, false);
+    this.liveStreams.set(stream.id, stream);
+    return stream;
+  }
+
   exchangeFinished(exchange: LegacyExchange): void {
     if (this.exchanges.get(exchange.id) === exchange) this.exchanges.delete(exchange.id);
-    this.liveStreams.delete(exchange.stream.id);
+    if (exchange.stream) this.liveStreams.delete(exchange.stream.id);
     this.touch();
   }
 
@@ -345,17 +357,29 @@ export class Session {
     else this.standalone.send(message, false);
   }
 
-  /** Activity: restart the idle timer. */
+  /**
+   * Activity: the idle period starts again. Only the time is noted; the one timer, when it fires early,
+   * waits for the rest of the period (no timer churn per request).
+   */
   touch(): void {
     if (this.ended) return;
-    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
     const timeout = this.settings.idleTimeout;
     if (!Number.isFinite(timeout) || timeout <= 0 || timeout > 2_147_483_647) return;
+    this.lastActive = Date.now();
+    if (this.idleTimer === undefined) this.armIdleTimer(timeout);
+  }
+
+  private armIdleTimer(ms: number): void {
     this.idleTimer = setTimeout(() => {
+      this.idleTimer = undefined;
+      if (this.ended) return;
+      const timeout = this.settings.idleTimeout;
+      const rest = this.lastActive + timeout - Date.now();
+      if (rest > 0) this.armIdleTimer(rest);
       // A session with an open stream is in use, however quiet.
-      if (this.hasOpenConnection()) this.touch();
+      else if (this.hasOpenConnection()) this.touch();
       else void this.transport.close();
-    }, timeout);
+    }, ms);
     unrefTimer(this.idleTimer);
   }
 

@@ -5,7 +5,7 @@ import {
   type SendOptions,
   type TransportTraits,
 } from "@mcpkit/jsonrpc";
-import { errorResponse, jsonResponse } from "./http-util.js";
+import { errorReply, jsonReply, Reply } from "./http-util.js";
 import { InboundTransport } from "./inbound-transport.js";
 import { SSE_HEADERS, SseConnection } from "./sse-connection.js";
 
@@ -54,8 +54,8 @@ export function stripStatusHint(message: JsonRpcMessage): JsonRpcMessage {
  * for a result only when `preferJson`), otherwise with an SSE stream that the response ends.
  */
 export class ModernExchange {
-  readonly response: Promise<Response>;
-  private resolve!: (response: Response) => void;
+  readonly response: Promise<Reply>;
+  private resolve!: (reply: Reply) => void;
   private state: "waiting" | "sse" | "done" = "waiting";
   private conn: SseConnection | undefined;
   /** Called once the client is gone or the response was sent. */
@@ -66,7 +66,7 @@ export class ModernExchange {
     private readonly preferJson: boolean,
     private readonly keepAliveInterval: number,
   ) {
-    this.response = new Promise<Response>((r) => (this.resolve = r));
+    this.response = new Promise<Reply>((r) => (this.resolve = r));
   }
 
   get done(): boolean {
@@ -81,7 +81,7 @@ export class ModernExchange {
       if (isResponse && ("error" in message || this.preferJson)) {
         const status = "error" in message ? statusForError(message.error) : 200;
         this.state = "done";
-        this.resolve(jsonResponse(status, JSON.stringify(stripStatusHint(message))));
+        this.resolve(jsonReply(status, JSON.stringify(stripStatusHint(message))));
         this.onFinish?.(false);
         return;
       }
@@ -107,7 +107,7 @@ export class ModernExchange {
         this.onFinish?.(true);
       }
     });
-    this.resolve(new Response(conn.stream, { status: 200, headers: SSE_HEADERS }));
+    this.resolve(new Reply(200, SSE_HEADERS, conn));
   }
 
   /** The client went away (its request's signal aborted). */
@@ -118,7 +118,7 @@ export class ModernExchange {
       return;
     }
     this.state = "done";
-    this.resolve(errorResponse(500, -32603, "Request aborted", this.id));
+    this.resolve(errorReply(500, -32603, "Request aborted", this.id));
     this.onFinish?.(true);
   }
 
@@ -131,7 +131,7 @@ export class ModernExchange {
       return;
     }
     this.state = "done";
-    this.resolve(errorResponse(500, -32603, "Internal error", this.id));
+    this.resolve(errorReply(500, -32603, "Internal error", this.id));
   }
 }
 

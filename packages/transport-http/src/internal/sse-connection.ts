@@ -1,31 +1,89 @@
 import { unrefTimer, utf8 } from "./http-util.js";
 
+/** Where a directly attached SSE connection writes (the node adapter's ServerResponse). */
+export interface SseSink {
+  /** Writes text to the client (buffered by the runtime when the socket is busy). */
+  write(text: string): void;
+  /** Ends the response. */
+  end(): void;
+}
+
 /**
- * One open SSE HTTP response: a ReadableStream the handler writes events into. Cancelling the
- * stream (the client went away) calls `onGone` once; `close()` ends it from our side.
+ * One open SSE HTTP response the handler writes events into. It is read one of two ways, chosen by
+ * whoever serves it: as a Web `ReadableStream` (`stream`, for the Web-standard `fetch` entry point) or
+ * attached to a sink that writes to the socket directly (`attach`, the node adapter's fast path). Text
+ * written before either is kept and goes out first. The client going away (the stream cancelled, or
+ * `gone()`) and `close()` both end it once, calling the `onEnd` callbacks.
  */
 export class SseConnection {
-  readonly stream: ReadableStream<Uint8Array>;
-  private controller!: ReadableStreamDefaultController<Uint8Array>;
+  private controller: ReadableStreamDefaultController<Uint8Array> | undefined;
+  private readable: ReadableStream<Uint8Array> | undefined;
+  private sink: SseSink | undefined;
+  private pending: string[] | undefined = [];
   private keepAlive: ReturnType<typeof setInterval> | undefined;
   private ended = false;
+  /** close() ran before a reader attached: the reader gets what was written, then the end. */
+  private closedEarly = false;
   private goneHandlers: Array<() => void> = [];
 
   constructor(keepAliveInterval: number) {
-    this.stream = new ReadableStream<Uint8Array>({
+    if (keepAliveInterval > 0 && Number.isFinite(keepAliveInterval)) {
+      // Comment lines keep proxies from timing out an idle stream; clients ignore them.
+      this.keepAlive = setInterval(() => this.writeRaw(": keep-alive\n\n"), keepAliveInterval);
+      unrefTimer(this.keepAlive);
+    }
+  }
+
+  /** The connection as a Web stream (created on first use; exclusive with `attach`). */
+  get stream(): ReadableStream<Uint8Array> {
+    if (this.readable) return this.readable;
+    if (this.sink) throw new Error("SseConnection: already attached to a sink");
+    this.readable = new ReadableStream<Uint8Array>({
       start: (controller) => {
         this.controller = controller;
+        const pending = this.pending ?? [];
+        this.pending = undefined;
+        for (const text of pending) controller.enqueue(utf8(text));
+        if (this.closedEarly) controller.close();
       },
       cancel: () => {
         // The reader cancelled: the node adapter does this when the socket closed.
         this.finish();
       },
     });
-    if (keepAliveInterval > 0 && Number.isFinite(keepAliveInterval)) {
-      // Comment lines keep proxies from timing out an idle stream; clients ignore them.
-      this.keepAlive = setInterval(() => this.writeRaw(": keep-alive\n\n"), keepAliveInterval);
-      unrefTimer(this.keepAlive);
-    }
+    return this.readable;
+  }
+
+  /** Writes the connection to `sink` directly (exclusive with `stream`). */
+  attach(sink: SseSink): void {
+    if (this.readable || this.sink) throw new Error("SseConnection: already attached");
+    this.sink = sink;
+    const pending = this.pending ?? [];
+    this.pending = undefined;
+    for (const text of pending) sink.write(text);
+    if (this.closedEarly) sink.end();
+  }
+
+  /**
+   * When everything was written and the connection closed before anyone read it (a reply complete at
+   * once), takes it all as one text (the connection is then read); otherwise undefined.
+   */
+  takeComplete(): string | undefined {
+    if (!this.closedEarly || this.readable || this.sink) return undefined;
+    const text = (this.pending ?? []).join("");
+    this.pending = undefined;
+    this.sink = { write() {}, end() {} };
+    return text;
+  }
+
+  /** Whether text waits for a reader (so the reader's first write carries the response head too). */
+  get hasPending(): boolean {
+    return this.pending !== undefined && this.pending.length > 0;
+  }
+
+  /** The client went away (the attached sink's socket closed). */
+  gone(): void {
+    this.finish();
   }
 
   get isOpen(): boolean {
@@ -42,7 +100,9 @@ export class SseConnection {
   writeRaw(text: string): boolean {
     if (this.ended) return false;
     try {
-      this.controller.enqueue(utf8(text));
+      if (this.sink) this.sink.write(text);
+      else if (this.controller) this.controller.enqueue(utf8(text));
+      else this.pending!.push(text);
       return true;
     } catch {
       this.finish();
@@ -53,11 +113,14 @@ export class SseConnection {
   /** Ends the response from the server side. Idempotent. */
   close(): void {
     if (this.ended) return;
-    try {
-      this.controller.close();
-    } catch {
-      // Already errored or cancelled by the reader.
-    }
+    if (this.sink) this.sink.end();
+    else if (this.controller) {
+      try {
+        this.controller.close();
+      } catch {
+        // Already errored or cancelled by the reader.
+      }
+    } else this.closedEarly = true;
     this.finish();
   }
 

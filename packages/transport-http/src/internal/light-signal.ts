@@ -1,0 +1,57 @@
+/**
+ * Marks a fetch that accepts a {@link LightSignal} as its `signal` (createNodeFetch's): the client
+ * transport then links its requests with those instead of an `AbortController` per request, whose
+ * signal is costly to create on Node 20. A registered symbol, so that two copies of the package agree.
+ */
+export const ACCEPTS_LIGHT_SIGNAL: unique symbol = Symbol.for(
+  "@mcpkit/transport-http.acceptsLightSignal",
+) as never;
+
+/**
+ * The part of `AbortSignal` this package's fetch and readers use (`aborted`, `reason`, abort listeners,
+ * `throwIfAborted`), and the controller's `abort`. It never reaches any other code: a fetch that is not
+ * marked with {@link ACCEPTS_LIGHT_SIGNAL} gets a real `AbortSignal`, and createNodeFetch converts it
+ * before handing a request to the global fetch.
+ */
+export class LightSignal {
+  aborted = false;
+  reason: unknown = undefined;
+  private listeners: Array<() => void> | undefined;
+
+  addEventListener(type: string, listener: () => void, _options?: unknown): void {
+    if (type !== "abort" || this.aborted) return;
+    (this.listeners ??= []).push(listener);
+  }
+
+  removeEventListener(type: string, listener: () => void, _options?: unknown): void {
+    const listeners = this.listeners;
+    if (type !== "abort" || listeners === undefined) return;
+    const at = listeners.indexOf(listener);
+    if (at >= 0) listeners.splice(at, 1);
+  }
+
+  throwIfAborted(): void {
+    if (this.aborted) throw this.reason;
+  }
+
+  /** Aborts once: every listener runs (each once), as `AbortController.abort` does. */
+  abort(reason?: unknown): void {
+    if (this.aborted) return;
+    this.aborted = true;
+    this.reason =
+      reason === undefined ? new DOMException("This operation was aborted", "AbortError") : reason;
+    const listeners = this.listeners;
+    this.listeners = undefined;
+    if (listeners) for (const listener of listeners) listener();
+  }
+}
+
+/** A real `AbortSignal` following `signal` (for handing a request to a standard fetch). */
+export function toAbortSignal(signal: AbortSignal | null | undefined): AbortSignal | null | undefined {
+  if (!(signal instanceof LightSignal)) return signal;
+  const light = signal as LightSignal;
+  const controller = new AbortController();
+  if (light.aborted) controller.abort(light.reason);
+  else light.addEventListener("abort", () => controller.abort(light.reason));
+  return controller.signal;
+}
