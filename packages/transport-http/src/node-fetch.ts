@@ -194,7 +194,9 @@ function realResponse(self: NodeResponse): Response {
 
 /** `init` for the global fetch: a light signal from the client transport becomes a real one. */
 function webInit(init: RequestInit): RequestInit {
-  return init.signal instanceof LightSignal ? { ...init, signal: toAbortSignal(init.signal) ?? null } : init;
+  return init.signal instanceof LightSignal
+    ? Object.assign({}, init, { signal: toAbortSignal(init.signal) ?? null })
+    : init;
 }
 
 let prototypesReady = false;

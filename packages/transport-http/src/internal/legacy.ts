@@ -198,7 +198,7 @@ export class LegacyExchange {
   private openSse(): void {
     const conn = new SseConnection(this.session.settings.keepAliveInterval);
     this.state = "sse";
-    this.resolve(new Reply(200, { ...SSE_HEADERS, ...this.headers }, conn));
+    this.resolve(new Reply(200, Object.assign({}, SSE_HEADERS, this.headers), conn));
     const stream = this.session.newStream();
     this.stream = stream;
     stream.attach(conn, this.options.priming);
