@@ -80,8 +80,14 @@ function tail(text) {
  * Starts an HTTP server program and waits for the port it announces on its first stdout line.
  * Resolves { url, close() }; close() ends its process group and waits for the exit.
  */
-export function startHttpServer(impl, spec, pin, { timeoutMs = 20_000, env = process.env } = {}) {
-  const { command, args } = serverCommand(impl, spec, pin);
+export function startHttpServer(
+  impl,
+  spec,
+  pin,
+  { timeoutMs = 20_000, env = process.env, nodeFlags = [] } = {},
+) {
+  // nodeFlags: `--profile` makes HTTP servers write CPU profiles too (they exit cleanly on SIGTERM).
+  const { command, args } = serverCommand(impl, spec, pin, nodeFlags);
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: appDir,
