@@ -13,7 +13,7 @@ import { encodeHeaderValue, Header, isModernVersion, MetaKey, mcpNameFor } from 
 import { HttpError, SessionExpiredError } from "./errors.js";
 import { ACCEPTS_LIGHT_SIGNAL, LightSignal } from "./internal/light-signal.js";
 import { takeNodeBody } from "./internal/node-body.js";
-import { delay, readSse, readSseNode, type SseCursor } from "./internal/sse-read.js";
+import { delay, readBufferedSse, readSse, readSseNode, type SseCursor } from "./internal/sse-read.js";
 import type { SseEvent } from "./sse-parser.js";
 
 /** Adds credentials to requests; the OAuth flow itself lives elsewhere. */
@@ -179,19 +179,25 @@ export function createStreamableHttpClientTransport(
 
   type HeaderMap = Record<string, string>;
 
-  /** The extra and auth headers, then `add` — synchronous unless an auth provider is asynchronous. */
+  /** A fresh map of the extra and auth headers, then `add` — synchronous unless auth is asynchronous. */
   function baseHeaders(add: (headers: HeaderMap) => void): HeaderMap | Promise<HeaderMap> {
-    const headers: HeaderMap = { ...extraHeaders };
     const auth = options.authProvider?.headers();
     if (auth && typeof (auth as PromiseLike<unknown>).then === "function") {
       return Promise.resolve(auth).then((value) => {
-        if (value) Object.assign(headers, value);
+        const headers = startHeaders(value);
         add(headers);
         return headers;
       });
     }
-    if (auth) Object.assign(headers, auth);
+    const headers = startHeaders(auth as HeaderMap | undefined);
     add(headers);
+    return headers;
+  }
+
+  /** Not a spread: a spread copy that then gets more keys costs a hidden class of its own per request. */
+  function startHeaders(auth: HeaderMap | undefined): HeaderMap {
+    const headers: HeaderMap = Object.assign({}, extraHeaders);
+    if (auth) Object.assign(headers, auth);
     return headers;
   }
 
@@ -212,14 +218,16 @@ export function createStreamableHttpClientTransport(
   /** One HTTP exchange with the 401 retry; maps a failed fetch to the right error. */
   async function request(
     method: string,
-    build: () => Record<string, string> | Promise<Record<string, string>>,
+    message: JsonRpcMessage | undefined,
+    lastEventId: string,
     body: string | undefined,
     signal: AbortSignal,
   ): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
-        const built = build();
+        // Built per attempt: a retry after 401 takes fresh auth headers.
+        const built = message !== undefined ? postHeaders(message) : getHeaders(lastEventId);
         const init: RequestInit = { method, headers: built instanceof Promise ? await built : built, signal };
         if (body !== undefined) init.body = body;
         response = await doFetch(url, init);
@@ -243,18 +251,19 @@ export function createStreamableHttpClientTransport(
   const lightSignals =
     (options.fetch as { [ACCEPTS_LIGHT_SIGNAL]?: unknown } | undefined)?.[ACCEPTS_LIGHT_SIGNAL] === true;
 
-  function linkSignal(outer: AbortSignal | undefined): { signal: AbortSignal; done: () => void } {
-    let controller: { abort(reason?: unknown): void };
-    let signal: AbortSignal;
+  function linkSignal(
+    outer: AbortSignal | undefined,
+  ): { signal: AbortSignal; done: () => void } | LightSignal {
     if (lightSignals) {
+      // The light signal is its own link: it follows `outer` with itself as the listener (no closures).
       const light = new LightSignal();
-      controller = light;
-      signal = light as unknown as AbortSignal;
-    } else {
-      const real = new AbortController();
-      controller = real;
-      signal = real.signal;
+      if (lifetime.signal.aborted) light.abort(lifetime.signal.reason);
+      else inflight.add(light);
+      if (outer) light.follow(outer);
+      return light;
     }
+    const controller = new AbortController();
+    const signal = controller.signal;
     const onOuter = () => controller.abort(outer!.reason);
     if (lifetime.signal.aborted) controller.abort(lifetime.signal.reason);
     else inflight.add(controller);
@@ -272,7 +281,29 @@ export function createStreamableHttpClientTransport(
   }
 
   function postHeaders(message: JsonRpcMessage): HeaderMap | Promise<HeaderMap> {
-    return baseHeaders((headers) => addPostHeaders(headers, message));
+    const auth = options.authProvider?.headers();
+    if (auth && typeof (auth as PromiseLike<unknown>).then === "function") {
+      return Promise.resolve(auth).then((value) => {
+        const headers = startHeaders(value);
+        addPostHeaders(headers, message);
+        return headers;
+      });
+    }
+    const headers = startHeaders(auth as HeaderMap | undefined);
+    addPostHeaders(headers, message);
+    return headers;
+  }
+
+  // The last `Mcp-Name` value and its encoding: a client calls the same few names again and again.
+  let lastName = "";
+  let lastEncodedName = "";
+
+  function encodeName(name: string): string {
+    if (name !== lastName) {
+      lastEncodedName = encodeHeaderValue(name);
+      lastName = name;
+    }
+    return lastEncodedName;
   }
 
   function addPostHeaders(headers: HeaderMap, message: JsonRpcMessage): void {
@@ -288,7 +319,7 @@ export function createStreamableHttpClientTransport(
       if (m.method !== undefined) {
         headers[Header.Method] = m.method;
         const name = mcpNameFor(m.method, m.params);
-        if (name !== undefined) headers[Header.Name] = encodeHeaderValue(name);
+        if (name !== undefined) headers[Header.Name] = encodeName(name);
         const params = paramHeaders?.(m.method, m.params);
         if (params) Object.assign(headers, params);
       }
@@ -349,7 +380,9 @@ export function createStreamableHttpClientTransport(
     // createNodeFetch's responses hand over their socket stream: no Web stream per reply.
     const stream = takeNodeBody(response);
     if (stream) {
-      await readSseNode(stream, cursor, onEvent, signal);
+      // The whole (small) body is usually there already: taken and parsed at once, not streamed.
+      await (readBufferedSse(stream, cursor, onEvent, signal) ??
+        readSseNode(stream, cursor, onEvent, signal));
       return answered;
     }
     if (!response.body) return false;
@@ -403,7 +436,7 @@ export function createStreamableHttpClientTransport(
   }
 
   function openGet(lastEventId: string, signal: AbortSignal): Promise<Response> {
-    return request("GET", () => getHeaders(lastEventId), undefined, signal);
+    return request("GET", undefined, lastEventId, undefined, signal);
   }
 
   /** Legacy: keeps the standalone GET stream open, resuming after the server's retry. */
@@ -476,11 +509,11 @@ export function createStreamableHttpClientTransport(
     const req = isRequest(message) ? message : undefined;
     // Only a request's own abort cancels its fetch; notifications and responses run to completion.
     const link = linkSignal(req ? sendOptions?.signal : undefined);
-    const signal = link.signal;
+    const signal = link instanceof LightSignal ? (link as unknown as AbortSignal) : link.signal;
     try {
       const sentSession = era === "legacy" ? sessionId : undefined;
       const body = JSON.stringify(message);
-      const response = await request("POST", () => postHeaders(message), body, signal);
+      const response = await request("POST", message, "", body, signal);
       if (era === "legacy" && req?.method === "initialize") {
         const issued = response.headers.get(Header.SessionId);
         if (issued) sessionId = issued;
@@ -555,7 +588,10 @@ export function createStreamableHttpClientTransport(
         throw signal.reason;
       throw error;
     } finally {
-      link.done();
+      if (link instanceof LightSignal) {
+        inflight.delete(link);
+        link.unfollow();
+      } else link.done();
     }
   }
 

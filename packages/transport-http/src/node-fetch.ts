@@ -35,7 +35,8 @@ function plainHeaders(headers: HeadersInit | undefined): Record<string, string> 
   if (headers === undefined) return {};
   if (headers instanceof Headers) return Object.fromEntries(headers);
   if (Array.isArray(headers)) return Object.fromEntries(headers);
-  return { ...(headers as Record<string, string>) };
+  // Not a spread: a spread copy that then gets more keys costs a hidden class of its own per request.
+  return Object.assign({}, headers as Record<string, string>);
 }
 
 /**
@@ -131,8 +132,8 @@ class NodeResponse {
     readonly url: string,
     private readonly res: IncomingMessage,
     /** The whole body, or undefined for a live stream (SSE) and for no body. */
-    private readonly bytes: Buffer | undefined,
-    private readonly streaming: boolean,
+    private bytes: Buffer | undefined,
+    private streaming: boolean,
   ) {
     this.headers = new NodeResponseHeaders(res.rawHeaders) as unknown as Headers;
   }
@@ -160,11 +161,37 @@ class NodeResponse {
     return this.text().then((text) => JSON.parse(text) as unknown);
   }
 
+  /** Settles the body once (createNodeFetch builds the response before it knows which kind it is). */
+  setBody(bytes: Buffer | undefined, streaming: boolean): this {
+    this.bytes = bytes;
+    this.streaming = streaming;
+    return this;
+  }
+
   [NODE_BODY](): NodeChunkStream | null {
     if (!this.streaming || this.real || this.used) return null;
     this.used = true;
     return this.res;
   }
+}
+
+/** The first `content-type` of a raw header list (names as sent, any case). */
+function rawContentType(raw: string[]): string {
+  for (let i = 0; i + 1 < raw.length; i += 2) {
+    const k = raw[i]!;
+    if (k.length === 12 && (k === "content-type" || k.toLowerCase() === "content-type")) return raw[i + 1]!;
+  }
+  return "";
+}
+
+/** What a request needs of its URL, computed once per URL (one shape for every request's options). */
+interface Target {
+  protocol: string | null | undefined;
+  hostname: string | null | undefined;
+  port: number | string | null | undefined;
+  path: string | null | undefined;
+  auth: string | null | undefined;
+  secure: boolean;
 }
 
 function realResponse(self: NodeResponse): Response {
@@ -232,7 +259,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
 
   readyPrototypes();
   // The request options of each URL, computed once (the transports post to one URL all along).
-  const targets = new Map<string, { options: RequestOptions; secure: boolean }>();
+  const targets = new Map<string, Target>();
 
   const nodeFetch: FetchLike = (input, init = {}) => {
     const body = init.body;
@@ -248,10 +275,14 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
       const url = new URL(href);
       // Only what ClientRequest reads: fewer fields to copy on every request.
       const { protocol, hostname, port, path, auth } = urlToHttpOptions(url);
-      const options: RequestOptions = { protocol, hostname, path };
-      if (port !== undefined && port !== "") options.port = port;
-      if (auth !== undefined) options.auth = auth;
-      target = { options, secure: url.protocol === "https:" };
+      target = {
+        protocol,
+        hostname,
+        port: port === "" ? undefined : port,
+        path,
+        auth,
+        secure: url.protocol === "https:",
+      };
       if (targets.size >= 64) targets.clear();
       targets.set(href, target);
     }
@@ -282,12 +313,19 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
           reject(new TypeError("fetch failed", { cause: error }));
         }
       };
-      const req = (secure ? httpsRequest : httpRequest)({
-        ...target.options,
+      // One literal of one shape per request (a spread of the target plus more keys costs a hidden
+      // class per copy on Node 20); absent port/auth are undefined, which ClientRequest reads as absent.
+      const requestOptions: RequestOptions = {
+        protocol: target.protocol,
+        hostname: target.hostname,
+        port: target.port,
+        path: target.path,
+        auth: target.auth,
         method,
         headers,
         agent: secure ? httpsAgent : httpAgent,
-      });
+      };
+      const req = (secure ? httpsRequest : httpRequest)(requestOptions);
       req.once("response", (res: IncomingMessage) => {
         response = res;
         const status = res.statusCode ?? 0;
@@ -298,22 +336,19 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
           resolve(fetch(input, webInit(init)));
           return;
         }
-        const statusText = res.statusMessage ?? "";
-        const light = (bytes: Buffer | undefined, streaming: boolean) =>
-          new NodeResponse(status, statusText, href, res, bytes, streaming) as unknown as Response;
+        const light = new NodeResponse(status, res.statusMessage ?? "", href, res, undefined, false);
         if (method === "HEAD" || status === 204 || status === 304) {
           res.resume();
           done();
           settled = true;
-          resolve(light(undefined, false));
+          resolve(light as unknown as Response);
           return;
         }
-        const headers = light(undefined, false).headers;
-        if ((headers.get("content-type") ?? "").includes("text/event-stream")) {
+        if (rawContentType(res.rawHeaders).includes("text/event-stream")) {
           // A stream: handed over as it arrives; the abort listener stays until it ends.
-          res.once("close", done);
+          if (signal) res.once("close", done);
           settled = true;
-          resolve(light(undefined, true));
+          resolve(light.setBody(undefined, true) as unknown as Response);
           return;
         }
         const chunks: Buffer[] = [];
@@ -323,7 +358,12 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
           done();
           if (settled) return;
           settled = true;
-          resolve(light(chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks), false));
+          resolve(
+            light.setBody(
+              chunks.length === 1 ? chunks[0]! : Buffer.concat(chunks),
+              false,
+            ) as unknown as Response,
+          );
         });
       });
       req.once("error", fail);
