@@ -149,9 +149,19 @@ function collectAnnotated(
   }
 }
 
+// A client computes the headers of every tools/call from the tool's schema: the walk is done once per
+// schema object (schemas come from a tools/list answer and are not changed afterwards).
+const annotationCache = new WeakMap<object, Annotated[]>();
+
 function annotationsOf(inputSchema: unknown): Annotated[] {
+  const cacheable = typeof inputSchema === "object" && inputSchema !== null;
+  if (cacheable) {
+    const cached = annotationCache.get(inputSchema);
+    if (cached) return cached;
+  }
   const out: Annotated[] = [];
   collectAnnotated(inputSchema, [], "", out);
+  if (cacheable) annotationCache.set(inputSchema, out);
   return out;
 }
 
