@@ -227,7 +227,7 @@ export function buildReport({ tables, sizes, meta }) {
     "",
     `${meta.date} · Node ${meta.node} · ${meta.rounds} round(s), implementations rotated each round, fresh processes per measurement · ${meta.pin} · ran ${meta.seconds.toFixed(0)} s`,
     "",
-    'Medians over rounds with min–max. "vs v1" is speed relative to the official SDK v1 (>1 is faster); "% of raw" is the share of the hand-written raw limit\'s speed. RSS is peak (VmHWM). Throughput is measured after a warm-up that ends when three 100 ms windows agree within 5 % (at most 1.5 s), so JIT compilation is not what is timed; cold start (7) is the start-up figure. Absolute numbers drift on shared machines; compare within one run.',
+    'Medians over rounds with min–max. "vs v1" is speed relative to the official SDK v1 (>1 is faster); "% of raw" is the share of the hand-written raw limit\'s speed. RSS is peak (VmHWM). Throughput is measured after a warm-up that ends when three 200 ms windows agree within 5 % (stdio: 0.5–1.5 s; HTTP: 1.5–3 s, as node:http itself needs ~2 s here), so JIT compilation is not what is timed; cold start (7) is the start-up figure. Absolute numbers drift on shared machines; compare within one run.',
     "",
   ];
   for (const n of meta.notes) parts.push(`> ${n}`, "");

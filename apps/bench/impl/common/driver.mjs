@@ -85,17 +85,17 @@ async function echoLoad(clients, w) {
   let start = performance.now();
   let end = start;
   let done = 0;
-  // Warm-up ends once the JIT has settled: three 100 ms windows in a row within 5 % of each other's
-  // throughput (and at least 300 ms in), or at warmupMs, whichever comes first. Every implementation gets
-  // the same rule, so a large code base is not measured while it is still being compiled.
+  // Warm-up ends once the JIT has settled: after at least minWarmupMs, three 200 ms windows in a row within
+  // 5 % of each other's throughput; at warmupMs at the latest. Every implementation gets the same rule, so a
+  // large code base is not measured while it is still being compiled.
   const warmEnd = start + w.warmupMs;
-  const minWarmEnd = start + Math.min(300, w.warmupMs);
+  const minWarmEnd = start + Math.min(w.minWarmupMs ?? 300, w.warmupMs);
   let windowStart = start;
   let windowCalls = 0;
   const rates = [];
   const settled = (t1) => {
     windowCalls++;
-    if (t1 - windowStart < 100) return false;
+    if (t1 - windowStart < 200) return false;
     rates.push(windowCalls / (t1 - windowStart));
     windowStart = t1;
     windowCalls = 0;
