@@ -8,6 +8,19 @@ export interface SseCursor {
   retry: number | undefined;
 }
 
+/** An SSE parser that keeps `cursor` (last event id, retry) up to date as events pass to `onEvent`. */
+function cursorParser(cursor: SseCursor, onEvent: (event: SseEvent) => void) {
+  return createSseParser({
+    onEvent(event) {
+      cursor.lastEventId = event.id;
+      onEvent(event);
+    },
+    onRetry(ms) {
+      cursor.retry = ms;
+    },
+  });
+}
+
 /**
  * Reads an SSE body to its end, calling `onEvent` per event (both client transports use this).
  * Resolves when the stream ends or `stop()` returns true after an event; rejects when reading fails
@@ -19,15 +32,7 @@ export async function readSse(
   onEvent: (event: SseEvent) => void,
   signal?: AbortSignal,
 ): Promise<void> {
-  const parser = createSseParser({
-    onEvent(event) {
-      cursor.lastEventId = event.id;
-      onEvent(event);
-    },
-    onRetry(ms) {
-      cursor.retry = ms;
-    },
-  });
+  const parser = cursorParser(cursor, onEvent);
   const reader = body.getReader();
   const decoder = new TextDecoder();
   // A body that is not a socket (an in-process handler) does not end when the fetch is aborted.
@@ -63,15 +68,7 @@ export function readSseNode(
   signal?: AbortSignal,
 ): Promise<void> {
   return new Promise<void>((resolve, reject) => {
-    const parser = createSseParser({
-      onEvent(event) {
-        cursor.lastEventId = event.id;
-        onEvent(event);
-      },
-      onRetry(ms) {
-        cursor.retry = ms;
-      },
-    });
+    const parser = cursorParser(cursor, onEvent);
     const decoder = new TextDecoder();
     let settled = false;
     const settle = (error: unknown, ok: boolean) => {
