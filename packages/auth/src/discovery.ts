@@ -121,12 +121,31 @@ export function canonicalResourceUri(serverUrl: string | URL): string {
   return url.pathname === "/" ? text.replace(/\/$/, "") : text.replace(/\/+$/, "");
 }
 
-async function getJson(fetchFn: FetchLike, url: string, signal: AbortSignal | undefined): Promise<Response> {
-  return fetchFn(url, {
-    method: "GET",
-    headers: { accept: "application/json" },
-    ...(signal ? { signal } : {}),
-  });
+/** What one candidate metadata URL gave: its JSON body (`undefined` when not 2xx or not JSON), or a failure. */
+type Candidate = { body: unknown } | { failure: unknown };
+
+/** GETs one candidate metadata document. An abort rethrows; a network failure is returned, not thrown. */
+async function fetchCandidate(
+  fetchFn: FetchLike,
+  url: string,
+  signal: AbortSignal | undefined,
+): Promise<Candidate> {
+  let response: Response;
+  try {
+    response = await fetchFn(url, {
+      method: "GET",
+      headers: { accept: "application/json" },
+      ...(signal ? { signal } : {}),
+    });
+  } catch (error) {
+    if (signal?.aborted) throw signal.reason;
+    return { failure: error };
+  }
+  if (!response.ok) {
+    await response.body?.cancel();
+    return { body: undefined };
+  }
+  return { body: await response.json().catch(() => undefined) };
 }
 
 /** Options of the discovery functions. */
@@ -158,19 +177,12 @@ export async function discoverProtectedResource(
   for (const url of candidates) {
     if (tried.includes(url)) continue;
     tried.push(url);
-    let response: Response;
-    try {
-      response = await getJson(fetchFn, url, options.signal);
-    } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      lastError = error;
+    const got = await fetchCandidate(fetchFn, url, options.signal);
+    if ("failure" in got) {
+      lastError = got.failure;
       continue;
     }
-    if (!response.ok) {
-      await response.body?.cancel();
-      continue;
-    }
-    const body: unknown = await response.json().catch(() => undefined);
+    const body = got.body;
     if (
       !isRecord(body) ||
       typeof body.resource !== "string" ||
@@ -211,19 +223,12 @@ export async function discoverAuthorizationServer(
   const urls = authorizationServerMetadataUrls(issuer);
   let lastError: unknown;
   for (const url of urls) {
-    let response: Response;
-    try {
-      response = await getJson(fetchFn, url, options.signal);
-    } catch (error) {
-      if (options.signal?.aborted) throw options.signal.reason;
-      lastError = error;
+    const got = await fetchCandidate(fetchFn, url, options.signal);
+    if ("failure" in got) {
+      lastError = got.failure;
       continue;
     }
-    if (!response.ok) {
-      await response.body?.cancel();
-      continue;
-    }
-    const body: unknown = await response.json().catch(() => undefined);
+    const body = got.body;
     if (!isRecord(body) || typeof body.issuer !== "string") continue;
     if (body.issuer !== issuer) {
       throw new AuthError(

@@ -50,7 +50,7 @@ import {
 } from "@mcpkit/protocol";
 import { defaultEraCache, type EraCache, type RememberedEra } from "./era-cache.js";
 import { InputRequestError, InvalidResultError, TaskCancelledError } from "./errors.js";
-import { answerInputRequest, type InputContext, type InputHandlers } from "./input.js";
+import { answerInputRequest, type InputHandlers } from "./input.js";
 import { Lock } from "./internal/lock.js";
 import { OutputValidators } from "./internal/output-validator.js";
 import {
@@ -268,6 +268,13 @@ interface Session {
 
 type ListKind = "tools" | "prompts" | "resources" | "resourceTemplates";
 
+/** The server-to-client requests an input handler answers, by handler. */
+const INPUT_METHODS = [
+  ["elicitation", "elicitation/create"],
+  ["sampling", "sampling/createMessage"],
+  ["roots", "roots/list"],
+] as const;
+
 const LISTS: Record<ListKind, { method: string; key: string; capability: keyof ServerCapabilities }> = {
   tools: { method: "tools/list", key: "tools", capability: "tools" },
   prompts: { method: "prompts/list", key: "prompts", capability: "prompts" },
@@ -468,30 +475,20 @@ export function createClient(options: ClientOptions): Client {
     (s as { peer: Peer }).peer = peer;
     eraHooks(inner).setParamHeaders?.((method, params) => paramHeaders(s, method, params));
     peer.onRequest("ping", () => ({}));
-    const context = (signal: AbortSignal): InputContext => ({ signal, era: s.era, serverInfo: s.serverInfo });
-    if (handlers.elicitation) {
-      peer.onRequest("elicitation/create", (params, ctx) =>
+    // A handler the app gave answers its server request (legacy era; modern servers ask through MRTR).
+    for (const [kind, method] of INPUT_METHODS) {
+      if (!handlers[kind]) continue;
+      peer.onRequest(method, (params, ctx) =>
         answerInputRequest(
           handlers,
           s.declared,
-          { method: "elicitation/create", params },
-          context(ctx.signal),
+          { method, params },
+          {
+            signal: ctx.signal,
+            era: s.era,
+            serverInfo: s.serverInfo,
+          },
         ),
-      );
-    }
-    if (handlers.sampling) {
-      peer.onRequest("sampling/createMessage", (params, ctx) =>
-        answerInputRequest(
-          handlers,
-          s.declared,
-          { method: "sampling/createMessage", params },
-          context(ctx.signal),
-        ),
-      );
-    }
-    if (handlers.roots) {
-      peer.onRequest("roots/list", (params, ctx) =>
-        answerInputRequest(handlers, s.declared, { method: "roots/list", params }, context(ctx.signal)),
       );
     }
     peer.onAnyNotification((params, ctx) =>

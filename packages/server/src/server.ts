@@ -208,6 +208,8 @@ function newAttempt(
   const answers = opened ? { ...opened.answers, ...responses } : { ...responses };
   return { attempt: { answers, consumed: {}, pending: {}, counters: undefined }, values: opened?.values };
 }
+// Hoisted: tools/call checks it on every modern call.
+const TASKS_CAPABILITY_PATH = ["extensions", TASKS_EXTENSION_ID];
 const TASKS_REQUIRED: ClientCapabilities = { extensions: { [TASKS_EXTENSION_ID]: {} } };
 
 function satisfies(have: ClientCapabilities, need: ClientCapabilities, path: string[] = []): boolean {
@@ -804,7 +806,7 @@ class ServerImpl implements Server {
     }
     let asTask = false;
     if (modern && tool.taskSupport !== "forbidden") {
-      asTask = hasCapability(call.clientCapabilities, ["extensions", TASKS_EXTENSION_ID]);
+      asTask = hasCapability(call.clientCapabilities, TASKS_CAPABILITY_PATH);
       if (!asTask && tool.taskSupport === "required") throw McpError.missingClientCapability(TASKS_REQUIRED);
     }
     let opened: OpenedAttempt | undefined;
@@ -1030,7 +1032,7 @@ class ServerImpl implements Server {
     }
     if (filter.taskIds !== undefined) {
       if (!Array.isArray(filter.taskIds)) throw McpError.invalidParams("taskIds must be an array");
-      if (!hasCapability(call.clientCapabilities, ["extensions", TASKS_EXTENSION_ID])) {
+      if (!hasCapability(call.clientCapabilities, TASKS_CAPABILITY_PATH)) {
         throw McpError.missingClientCapability(TASKS_REQUIRED);
       }
       if (this.tasksEnabled)
@@ -1075,7 +1077,7 @@ class ServerImpl implements Server {
   // ---- tasks extension ----------------------------------------------------------------------------
 
   private async taskMethod(call: CallInfo, method: string, p: Params): Promise<Params> {
-    if (!hasCapability(call.clientCapabilities, ["extensions", TASKS_EXTENSION_ID])) {
+    if (!hasCapability(call.clientCapabilities, TASKS_CAPABILITY_PATH)) {
       throw McpError.missingClientCapability(TASKS_REQUIRED);
     }
     const taskId = p.taskId;
