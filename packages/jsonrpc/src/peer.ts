@@ -106,6 +106,8 @@ export interface PeerOptions {
   onError?: (error: Error) => void;
   /** Called once when the peer closes, with the transport's reason when there was one. */
   onClose?: (reason?: Error) => void;
+  /** Initial value of {@link Peer.batches} (default true, as JSON-RPC 2.0 has it). */
+  batches?: boolean;
 }
 
 /** A JSON-RPC endpoint over a {@link Transport}: correlates requests and responses, both ways. */
@@ -135,6 +137,13 @@ export interface Peer {
   /** Outbound requests awaiting an answer. */
   readonly pendingCount: number;
   readonly transport: Transport;
+  /**
+   * Whether a JSON array at the top level of a frame is taken apart as a JSON-RPC batch. When false, the
+   * array is one invalid request, answered with a single -32600 (id null) and nothing in it runs: a
+   * protocol on top that removed batches (MCP from 2025-06-18) switches this off. Read on every frame, so
+   * it may change once the protocol version is known.
+   */
+  batches: boolean;
 }
 
 interface Pending {
@@ -245,6 +254,7 @@ class JsonRpcPeer implements Peer {
   private readonly pending = new Map<JsonRpcId, Pending>();
   private readonly inbound = new Map<JsonRpcId, Inbound>();
   private nextId = 1;
+  batches: boolean;
   private started = false;
   private closedFlag = false;
   private closeReason: Error | undefined;
@@ -268,6 +278,7 @@ class JsonRpcPeer implements Peer {
     this.progressMethod =
       options.progressMethod === undefined ? "notifications/progress" : options.progressMethod;
     this.reportError = options.onError ?? noop;
+    this.batches = options.batches ?? true;
     this.closed = new Promise<Error | undefined>((r) => {
       this.resolveClosed = r;
     });
@@ -646,6 +657,13 @@ class JsonRpcPeer implements Peer {
         // Fast path for the common case: one object, not a batch.
         if (!Array.isArray(value)) {
           this.dispatch(classifyMessage(value), info);
+          return;
+        }
+        if (!this.batches) {
+          this.respondError(null, {
+            code: ErrorCode.InvalidRequest,
+            message: "Invalid Request: JSON-RPC batches are not supported",
+          });
           return;
         }
         for (const parsed of classifyValue(value)) this.dispatch(parsed, info);

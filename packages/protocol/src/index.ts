@@ -233,6 +233,7 @@ export type {
   ProtocolVersion,
 } from "./versions.js";
 export {
+  allowsBatches,
   DEFAULT_NEGOTIATED_HTTP_VERSION,
   eraOf,
   isLegacyVersion,

@@ -34,6 +34,7 @@ describe("the public surface", () => {
         "SUPPORTED_PROTOCOL_VERSIONS",
         "TASKS_EXTENSION_ID",
         "X_MCP_HEADER",
+        "allowsBatches",
         "audio",
         "collectParamHeaders",
         "decodeHeaderValue",

@@ -56,6 +56,14 @@ export function isLegacyVersion(version: unknown): version is LegacyProtocolVers
   return (LEGACY_PROTOCOL_VERSIONS as readonly unknown[]).includes(version);
 }
 
+/**
+ * Whether JSON-RPC batches (a JSON array of messages in one frame) are part of `version`. 2025-06-18
+ * removed them, and the modern era never had them; 2025-03-26 and 2024-11-05 keep JSON-RPC 2.0's batches.
+ */
+export function allowsBatches(version: string): boolean {
+  return version === "2025-03-26" || version === "2024-11-05";
+}
+
 /** Whether mcpkit supports `version` in either era. Accepts any value; never throws. */
 export function isSupportedVersion(version: unknown): version is ProtocolVersion {
   return isModernVersion(version) || isLegacyVersion(version);

@@ -7,6 +7,7 @@ import {
   type Transport,
 } from "@mcpkit/jsonrpc";
 import {
+  allowsBatches,
   type ClientCapabilities,
   hasCapability,
   type Implementation,
@@ -378,6 +379,8 @@ class ServerImpl implements Server {
     // A 2026-07-28 HTTP server connects once per request: this stays small (one peer, one handler).
     const conn: Conn = { peer: undefined as unknown as Peer, session: undefined, era: undefined };
     const peerOptions: Parameters<typeof createPeer>[1] = {
+      // No batches until a session negotiates a revision that has them (see initialize).
+      batches: false,
       onError: this.reportUnexpected,
       onClose: () => {
         this.connections.delete(conn);
@@ -425,8 +428,16 @@ class ServerImpl implements Server {
 
   private dispatch(conn: Conn, params: unknown, rctx: RequestContext): Promise<unknown> | unknown {
     const method = rctx.method;
-    const p: Params = isObject(params) ? params : {};
-    const meta: RequestMeta = isObject(p._meta) ? (p._meta as RequestMeta) : {};
+    // MCP params are always an object (JSON-RPC would allow an array); so is `_meta` where present.
+    if (params !== undefined && !isObject(params)) {
+      throw McpError.invalidParams(`Invalid params: ${method} takes an object as params`, BAD_REQUEST);
+    }
+    const p: Params = params === undefined ? {} : (params as Params);
+    const rawMeta = p._meta;
+    if (rawMeta !== undefined && !isObject(rawMeta)) {
+      throw McpError.invalidParams("Invalid params: params._meta must be an object", BAD_REQUEST);
+    }
+    const meta: RequestMeta = (rawMeta ?? {}) as RequestMeta;
     const version = meta[MetaKey.ProtocolVersion];
     if (method === "initialize" && !isModernVersion(version)) return this.initialize(conn, p);
     if (version !== undefined && (conn.session === undefined || isModernVersion(version))) {
@@ -454,6 +465,7 @@ class ServerImpl implements Server {
       subscriptions: new Set(),
     };
     conn.era = "legacy";
+    conn.peer.batches = allowsBatches(protocolVersion);
     const result: Params = {
       protocolVersion,
       capabilities: this.capabilities("legacy"),
