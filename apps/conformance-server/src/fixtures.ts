@@ -2,7 +2,7 @@ import { McpError } from "@mcpkit/protocol";
 import { createServer, type HandlerContext, type Registered, type Server } from "@mcpkit/server";
 
 // Every fixture name the official conformance suite (0.2.0-alpha.12) expects, in both eras.
-// See ../shared/CONFORMANCE.md for the list and what each one must do.
+// The suite itself lists them and what each one must do (its `list` command).
 
 /** A 1×1 red PNG. */
 export const RED_PIXEL_PNG =

@@ -1,5 +1,5 @@
+import { loadSchema } from "@mcpkit/test-kit/spec";
 import { describe, expect, it } from "vitest";
-import { loadSchema } from "../test/support/spec.js";
 import { TASKS_EXTENSION_ID } from "./meta.js";
 import {
   getMethodInfo,

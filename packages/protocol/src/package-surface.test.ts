@@ -75,7 +75,7 @@ describe("the public surface", () => {
   it("imports no node:* module and nothing from the test support", () => {
     for (const file of sourceFiles(srcDir)) {
       const text = readFileSync(file, "utf8");
-      expect(text, path.relative(srcDir, file)).not.toMatch(/from "node:|import\("node:|test-support/);
+      expect(text, path.relative(srcDir, file)).not.toMatch(/from "node:|import\("node:|test-kit/);
     }
   });
 });

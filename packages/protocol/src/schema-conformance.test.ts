@@ -1,5 +1,5 @@
+import { schemaErrors } from "@mcpkit/test-kit/spec";
 import { describe, expect, it } from "vitest";
-import { schemaErrors } from "../test/support/spec.js";
 import { audio, embeddedResource, image, resourceLink, text, toBase64 } from "./content.js";
 import { McpError } from "./errors.js";
 import { MetaKey, TASKS_EXTENSION_ID } from "./meta.js";

@@ -1,5 +1,5 @@
+import { examples2026, loadSchema, schemaErrors } from "@mcpkit/test-kit/spec";
 import { describe, expect, it } from "vitest";
-import { examples2026, loadSchema, schemaErrors } from "../test/support/spec.js";
 
 // The spec's own example messages are the oracle: each lives in a folder named after the `$defs` entry
 // it illustrates.

@@ -1,16 +1,7 @@
-import { readFileSync } from "node:fs";
-import path from "node:path";
-import { fileURLToPath } from "node:url";
+import { example2026 as example } from "@mcpkit/test-kit/spec";
 import { afterEach, describe, expect, it } from "vitest";
 import { createServer, isInputRequired, type Server } from "../src/index.js";
 import { connectClient, meta, modernCall, V } from "./helpers.js";
-
-const examplesDir = path.resolve(
-  path.dirname(fileURLToPath(import.meta.url)),
-  "../../../../shared/spec/2026-07-28/examples",
-);
-const example = (type: string, file: string) =>
-  JSON.parse(readFileSync(path.join(examplesDir, type, file), "utf8")) as Record<string, any>;
 
 let server: Server;
 afterEach(async () => {

@@ -1,5 +1,5 @@
-// Test-only helpers: locate the spec's JSON Schemas in ../shared/spec beside the repository and compile
-// validators for them. Never imported by the package's sources (a test checks that).
+// Test-only helpers: locate the spec's JSON Schemas and examples vendored in <repo root>/spec (see its
+// README for where they come from) and compile validators for them. Only tests import this.
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -16,8 +16,8 @@ function findRepoRoot(start: string): string | undefined {
 }
 
 /**
- * The folder holding the spec files: `<repo root>/../shared/spec`. Throws a clear error when the repo
- * root or the folder cannot be found, so a missing fixture fails the test instead of skipping it.
+ * The folder holding the vendored spec files: `<repo root>/spec`. Throws a clear error when the repo
+ * root or a fixture cannot be found, so a missing fixture fails the test instead of skipping it.
  */
 export function specDir(): string {
   const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,11 +25,10 @@ export function specDir(): string {
   if (root === undefined) {
     throw new Error(`Cannot find the repository root (a folder with pnpm-workspace.yaml) above ${here}`);
   }
-  const dir = path.resolve(root, "../shared/spec");
+  const dir = path.join(root, "spec");
   if (!existsSync(path.join(dir, "2026-07-28", "schema.json"))) {
     throw new Error(
-      `The MCP spec fixtures are missing: expected ${dir}/2026-07-28/schema.json. ` +
-        "Check out the shared/ folder beside the repository (../shared/spec).",
+      `The MCP spec fixtures are missing: expected ${dir}/2026-07-28/schema.json (vendored in the repository).`,
     );
   }
   return dir;
@@ -91,6 +90,13 @@ export function validatorFor(name: SchemaName, definition: string): ValidateFunc
 export function schemaErrors(name: SchemaName, definition: string, value: unknown): string {
   const validate = validatorFor(name, definition);
   return validate(value) ? "" : JSON.stringify(validate.errors, null, 1);
+}
+
+/** One example file of the 2026-07-28 schema, parsed: `examples/<definition>/<file>`. */
+export function example2026(definition: string, file: string): Record<string, any> {
+  const full = path.join(specDir(), "2026-07-28", "examples", definition, file);
+  if (!existsSync(full)) throw new Error(`The spec example ${full} is missing`);
+  return readJson(full) as Record<string, any>;
 }
 
 /** Every example of the 2026-07-28 schema: the folder name is the definition it illustrates. */
