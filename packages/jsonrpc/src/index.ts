@@ -47,4 +47,5 @@ export {
   type RequestHandler,
   type RequestOptions,
 } from "./peer.js";
+export { sleep } from "./sleep.js";
 export type { MessageInfo, SendOptions, Transport, TransportSink, TransportTraits } from "./transport.js";

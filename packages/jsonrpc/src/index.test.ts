@@ -1,0 +1,31 @@
+import { describe, expect, it } from "vitest";
+
+describe("the public surface", () => {
+  it("exports exactly these names", async () => {
+    expect(Object.keys(await import("./index.js")).sort()).toMatchInlineSnapshot(`
+      [
+        "ConnectionClosedError",
+        "DEFAULT_MAX_FRAME_BYTES",
+        "DEFAULT_REQUEST_TIMEOUT",
+        "ErrorCode",
+        "FramingError",
+        "JsonRpcError",
+        "TimeoutError",
+        "TransportError",
+        "classifyMessage",
+        "classifyValue",
+        "createInMemoryPair",
+        "createLineFramer",
+        "createPeer",
+        "errorResponse",
+        "isNotification",
+        "isRequest",
+        "isResponse",
+        "parseMessages",
+        "recoverIdFromHead",
+        "serializeMessage",
+        "sleep",
+      ]
+    `);
+  });
+});
