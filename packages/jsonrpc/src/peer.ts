@@ -47,6 +47,14 @@ export interface RequestOptions {
   maxTotalTimeout?: number;
   /** The inbound request this one is made on behalf of (a server asking the client mid-request). */
   relatedRequestId?: JsonRpcId;
+  /** Passed down to {@link Transport.send} as {@link SendOptions.headers} (HTTP); ignored by stdio and in-memory. */
+  headers?: Readonly<Record<string, string>>;
+  /**
+   * Called synchronously with the id the peer assigned, before the request is handed to the transport (so
+   * anything the answer or a tagged notification needs is in place first). A throw fails the request as a
+   * send failure would.
+   */
+  onId?: (id: JsonRpcId) => void;
 }
 
 /** Options of a notification. */
@@ -462,15 +470,19 @@ class JsonRpcPeer implements Peer {
         signal.addEventListener("abort", onAbort, { once: true });
       }
       this.armTimer(id, entry);
+      // One shape for every options object (no per-case literal), and none at all when nothing goes down.
       let sendOptions: SendOptions | undefined;
-      if (controller) sendOptions = { signal: controller.signal };
-      if (opts.relatedRequestId !== undefined) {
-        sendOptions = controller
-          ? { signal: controller.signal, relatedRequestId: opts.relatedRequestId }
-          : { relatedRequestId: opts.relatedRequestId };
+      const related = opts.relatedRequestId;
+      const headers = opts.headers;
+      if (controller !== undefined || related !== undefined || headers !== undefined) {
+        sendOptions = {};
+        if (controller !== undefined) sendOptions.signal = controller.signal;
+        if (related !== undefined) sendOptions.relatedRequestId = related;
+        if (headers !== undefined) sendOptions.headers = headers;
       }
       let sent: Promise<void>;
       try {
+        opts.onId?.(id);
         sent = this.transport.send(message, sendOptions);
       } catch (error) {
         sent = Promise.reject(error);

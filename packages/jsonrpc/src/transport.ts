@@ -7,6 +7,11 @@ export interface TransportTraits {
    * *is* the cancellation and no `notifications/cancelled` is sent.
    */
   readonly perRequestStream: boolean;
+  /**
+   * True when the transport puts {@link SendOptions.headers} on the wire (HTTP). Absent or false: the
+   * headers are ignored, so a caller may skip computing them.
+   */
+  readonly perRequestHeaders?: boolean;
 }
 
 /**
@@ -45,6 +50,12 @@ export interface SendOptions {
   signal?: AbortSignal;
   /** For a notification or response: the inbound request it belongs to, so it takes that request's stream. */
   relatedRequestId?: JsonRpcId;
+  /**
+   * Transport-level headers of this one message, for transports that have them (HTTP sends them with the
+   * message's POST, over its own); ignored by stdio and in-memory (see {@link TransportTraits.perRequestHeaders}).
+   * The transport reads the object and does NOT keep or change it, so a caller may share one between sends.
+   */
+  headers?: Readonly<Record<string, string>>;
 }
 
 /**
