@@ -118,6 +118,33 @@ const S2C = "server-to-client" as const;
 const v20250618: LegacyProtocolVersion = "2025-06-18";
 const v20251125: LegacyProtocolVersion = "2025-11-25";
 
+// The notifications both eras have with the same facts (each table's default `since` applies). Listed
+// once here; `notifications/progress` differs by direction and stays in each table.
+const NOTIFICATIONS_OF_BOTH_ERAS: Partial<Record<Method, Entry>> = {
+  "notifications/cancelled": { kind: "notification", direction: "both" },
+  "notifications/message": { kind: "notification", direction: S2C, capability: server("logging") },
+  "notifications/resources/updated": {
+    kind: "notification",
+    direction: S2C,
+    capability: server("resources", "subscribe"),
+  },
+  "notifications/resources/list_changed": {
+    kind: "notification",
+    direction: S2C,
+    capability: server("resources", "listChanged"),
+  },
+  "notifications/tools/list_changed": {
+    kind: "notification",
+    direction: S2C,
+    capability: server("tools", "listChanged"),
+  },
+  "notifications/prompts/list_changed": {
+    kind: "notification",
+    direction: S2C,
+    capability: server("prompts", "listChanged"),
+  },
+};
+
 /**
  * The methods of the legacy era (2024-11-05 … 2025-11-25), each with the first version that has it.
  * `completion/complete` needs `completions`, a flag 2024-11-05 did not have (treat it as implied there).
@@ -160,29 +187,8 @@ export const LEGACY_METHODS: Readonly<Partial<Record<Method, MethodInfo>>> = tab
     capability: receiver("tasks", "cancel"),
     since: v20251125,
   },
-  "notifications/cancelled": { kind: "notification", direction: "both" },
+  ...NOTIFICATIONS_OF_BOTH_ERAS,
   "notifications/progress": { kind: "notification", direction: "both" },
-  "notifications/message": { kind: "notification", direction: S2C, capability: server("logging") },
-  "notifications/resources/updated": {
-    kind: "notification",
-    direction: S2C,
-    capability: server("resources", "subscribe"),
-  },
-  "notifications/resources/list_changed": {
-    kind: "notification",
-    direction: S2C,
-    capability: server("resources", "listChanged"),
-  },
-  "notifications/tools/list_changed": {
-    kind: "notification",
-    direction: S2C,
-    capability: server("tools", "listChanged"),
-  },
-  "notifications/prompts/list_changed": {
-    kind: "notification",
-    direction: S2C,
-    capability: server("prompts", "listChanged"),
-  },
   "notifications/roots/list_changed": {
     kind: "notification",
     direction: C2S,
@@ -244,29 +250,9 @@ export const MODERN_METHODS: Readonly<Partial<Record<Method, MethodInfo>>> = tab
     capability: tasksExtension,
     extension: TASKS_EXTENSION_ID,
   },
-  "notifications/cancelled": { kind: "notification", direction: "both" },
+  ...NOTIFICATIONS_OF_BOTH_ERAS,
+  // 2026-07-28 has no server-to-client requests, so only the server reports progress.
   "notifications/progress": { kind: "notification", direction: S2C },
-  "notifications/message": { kind: "notification", direction: S2C, capability: server("logging") },
-  "notifications/resources/updated": {
-    kind: "notification",
-    direction: S2C,
-    capability: server("resources", "subscribe"),
-  },
-  "notifications/resources/list_changed": {
-    kind: "notification",
-    direction: S2C,
-    capability: server("resources", "listChanged"),
-  },
-  "notifications/tools/list_changed": {
-    kind: "notification",
-    direction: S2C,
-    capability: server("tools", "listChanged"),
-  },
-  "notifications/prompts/list_changed": {
-    kind: "notification",
-    direction: S2C,
-    capability: server("prompts", "listChanged"),
-  },
   "notifications/subscriptions/acknowledged": { kind: "notification", direction: S2C },
   "notifications/tasks": {
     kind: "notification",
