@@ -16,6 +16,14 @@ export {
   validateXMcpHeaderAnnotations,
   X_MCP_HEADER,
 } from "./headers.js";
+export { createJsonSchemaValidator } from "./json-schema/default-validator.js";
+export type { JsonSchemaError } from "./json-schema/schema-error.js";
+export { formatJsonSchemaErrors } from "./json-schema/schema-error.js";
+export type {
+  CompiledJsonSchema,
+  JsonSchemaValidator,
+  JsonSchemaVerdict,
+} from "./json-schema/validator.js";
 export { isLevelEnabled, isLoggingLevel, LOGGING_LEVELS } from "./logging.js";
 export { isReservedMetaKey, MetaKey, TASKS_EXTENSION_ID } from "./meta.js";
 export type { CapabilityRequirement, MethodDirection, MethodInfo, MethodKind } from "./methods.js";

@@ -1,5 +1,5 @@
-// Synchronous detection of a `$ref` that cannot resolve inside the schemas a server has compiled, so that a
-// network reference fails registration even though ajv (which would refuse it too) loads later.
+// Synchronous detection of a `$ref` that cannot resolve inside the schemas a validator has compiled, so
+// that a network reference fails at compile even though ajv (which would refuse it too) loads later.
 
 // Keywords whose value is a subschema, a list of subschemas, or a map of them (draft-07 and 2020-12).
 const ONE = new Set([

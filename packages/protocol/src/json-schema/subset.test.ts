@@ -2,10 +2,10 @@ import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { formatAjvErrors } from "../src/internal/schema.js";
-import { analyzeSubset, equal } from "../src/internal/schema-subset.js";
+import { formatJsonSchemaErrors } from "./schema-error.js";
+import { analyzeSubset, equal } from "./subset.js";
 
-// The options the server gives ajv: the built-in validator must match ajv under exactly these.
+// The options the default validator gives ajv: the built-in subset must match ajv under exactly these.
 const OPTIONS = { strict: false, allErrors: true, logger: false as const, validateFormats: false };
 const dialects = [
   { name: "2020-12", ajv: new Ajv2020(OPTIONS), $schema: "https://json-schema.org/draft/2020-12/schema" },
@@ -32,12 +32,12 @@ function expectSameAsAjv(ajv: Ajv | Ajv2020, schema: Schema, values: unknown[]):
     expect({ schema, value, valid: errors === null }).toEqual({ schema, value, valid });
     if (!valid) {
       expect(errors).toEqual(validate.errors);
-      expect(formatAjvErrors(errors, "arguments")).toBe(formatAjvErrors(validate.errors, "arguments"));
+      expect(formatJsonSchemaErrors(errors ?? [], "arguments")).toBe(
+        formatJsonSchemaErrors(validate.errors ?? [], "arguments"),
+      );
     }
   }
 }
-
-// ---- generators -------------------------------------------------------------------------------------------
 
 const names = ["a", "b", "c d", "x/y", "t~1", "toString", "1", "é"];
 const TYPE_NAMES = ["string", "number", "integer", "boolean", "null", "object", "array"];

@@ -7,17 +7,10 @@
 // string, array and object groups, each guarded by its type, with the single type's error in the `else`
 // of its own group. Within a group keywords run in ajv's vocabulary order.
 
-/** An error object as ajv builds it (`verbose` off). */
-export interface SchemaError {
-  instancePath: string;
-  schemaPath: string;
-  keyword: string;
-  params: Record<string, unknown>;
-  message: string;
-}
+import type { JsonSchemaError } from "./schema-error.js";
 
 /** Validates a value: `null` when it is valid, else ajv's errors in ajv's order. */
-export type SubsetValidator = (value: unknown) => SchemaError[] | null;
+export type SubsetValidator = (value: unknown) => JsonSchemaError[] | null;
 
 /**
  * What {@link analyzeSubset} found: a validator for a schema inside the subset, a schema ajv would refuse
@@ -28,7 +21,7 @@ export type SubsetAnalysis =
   | { kind: "invalid"; reason: string }
   | { kind: "outside" };
 
-type Check = (data: unknown, path: string, errors: SchemaError[]) => void;
+type Check = (data: unknown, path: string, errors: JsonSchemaError[]) => void;
 
 const TYPES = new Set(["string", "number", "integer", "boolean", "null", "object", "array"]);
 const STRING_ANNOTATIONS = new Set(["title", "description", "$comment", "format"]);
@@ -66,13 +59,11 @@ export function analyzeSubset(schema: Record<string, unknown>): SubsetAnalysis {
 
 function run(check: Check): SubsetValidator {
   return (value) => {
-    const errors: SchemaError[] = [];
+    const errors: JsonSchemaError[] = [];
     check(value, "", errors);
     return errors.length === 0 ? null : errors;
   };
 }
-
-// ---- compilation ----------------------------------------------------------------------------------------
 
 /** A subschema: `true` or an object of the subset. `null` when it can never fail. */
 function compileSub(schema: unknown, schemaPath: string): Check | null {
@@ -231,8 +222,6 @@ function isJson(value: unknown): boolean {
   if (isPlainObject(value)) return Object.values(value).every(isJson);
   return false;
 }
-
-// ---- keywords ------------------------------------------------------------------------------------------
 
 function typeCheck(schemaType: string | string[], types: string[], sp: string): Check {
   const schemaPath = `${sp}/type`;

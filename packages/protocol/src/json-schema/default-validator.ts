@@ -1,0 +1,79 @@
+import type { JsonSchema } from "../types/tools.js";
+import { AjvFallback } from "./ajv-fallback.js";
+import { type Dialect, dialectOf, isMetaIdAsAjvKnowsIt } from "./dialect.js";
+import { unresolvableRef } from "./refs.js";
+import { analyzeSubset, type SubsetValidator } from "./subset.js";
+import {
+  type CompiledJsonSchema,
+  type JsonSchemaValidator,
+  type JsonSchemaVerdict,
+  VALID,
+} from "./validator.js";
+
+/**
+ * Creates the default {@link JsonSchemaValidator}: the built-in validator for the common keywords first,
+ * ajv for the rest.
+ *
+ * - A schema that uses only `type`, `properties`, `required`, `additionalProperties`, `items` (one
+ *   schema), `enum`, `const`, `minimum`/`maximum`, `exclusiveMinimum`/`exclusiveMaximum`,
+ *   `minLength`/`maxLength`, `pattern`, `minItems`/`maxItems`, `true` subschemas and annotations (almost
+ *   every tool schema) is compiled at once by a built-in validator with exactly ajv's verdicts and errors,
+ *   and validated synchronously. ajv is not loaded for it.
+ * - Any other schema goes to ajv 8 (`strict: false`, `allErrors: true`, formats not validated), imported
+ *   on the first such schema: 2020-12 by default, draft-07 when `$schema` says so. Until ajv has loaded
+ *   and compiled it, that schema's `validate` returns a Promise; then it is synchronous.
+ * - Nothing is ever fetched. A `$ref` must name the schema itself, another schema this validator compiled
+ *   earlier (by `$id`), or a JSON Schema meta-schema; any other is refused at `compile`.
+ * - `compile` throws a TypeError for an unsupported dialect (anything but 2020-12 and draft-07), for a
+ *   dialect URI spelled otherwise than ajv knows it, for a keyword value no compiler accepts (a `type` that
+ *   names no type, a negative `minLength`, an invalid `pattern`, an empty `enum`…) and for a `$ref` as
+ *   above. Any other compile error of a schema left to ajv is found when ajv compiles it, and rejects
+ *   every `validate` of that schema.
+ *
+ * Each call creates an independent validator (its own ajv instances and `$id`s); creating one costs
+ * nothing until a schema needs ajv.
+ */
+export function createJsonSchemaValidator(): JsonSchemaValidator {
+  return new DefaultJsonSchemaValidator();
+}
+
+class DefaultJsonSchemaValidator implements JsonSchemaValidator {
+  private readonly ajv = new AjvFallback();
+  /** The `$id`s of the schemas handed to each ajv so far (ajv keeps them, so later `$ref`s may use them). */
+  private readonly ids: Record<Dialect, Set<string>> = { "2020-12": new Set(), "draft-07": new Set() };
+
+  compile(schema: JsonSchema | boolean): CompiledJsonSchema {
+    // A boolean schema is rare enough to leave to ajv, which judges it without guessing.
+    if (typeof schema === "boolean") return this.ajv.compile(schema, "2020-12");
+    if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
+      throw new TypeError("a JSON Schema must be an object or a boolean");
+    }
+    const dialect = dialectOf(schema.$schema);
+    if (!isMetaIdAsAjvKnowsIt(schema.$schema, dialect)) {
+      throw doesNotCompile(`no schema with key or ref "${String(schema.$schema)}"`);
+    }
+    const subset = analyzeSubset(schema);
+    if (subset.kind === "subset") return compiledSubset(subset.validate);
+    if (subset.kind === "invalid") throw doesNotCompile(subset.reason);
+    const ref = unresolvableRef(schema, this.ids[dialect]);
+    if (ref !== undefined) {
+      throw doesNotCompile(
+        `can't resolve reference ${ref}: only references to the schemas this validator compiled are allowed, nothing is fetched`,
+      );
+    }
+    return this.ajv.compile(schema, dialect);
+  }
+}
+
+function compiledSubset(validate: SubsetValidator): CompiledJsonSchema {
+  return {
+    validate(value): JsonSchemaVerdict {
+      const errors = validate(value);
+      return errors === null ? VALID : { ok: false, errors };
+    },
+  };
+}
+
+function doesNotCompile(detail: string): TypeError {
+  return new TypeError(`the JSON Schema does not compile (${detail})`);
+}

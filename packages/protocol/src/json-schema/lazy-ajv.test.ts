@@ -1,0 +1,91 @@
+import { execFile } from "node:child_process";
+import { mkdtemp, rm } from "node:fs/promises";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+import { build } from "tsup";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+// The package is built as it ships (tsup, ESM, ajv left external) from the current sources into a private
+// directory beside the package's node_modules, so the test reads no stale dist and the child resolves ajv
+// as an installed package would.
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+let outDir: string;
+
+beforeAll(async () => {
+  outDir = await mkdtemp(join(packageDir, "node_modules", ".lazy-ajv-"));
+  await build({
+    config: false,
+    entry: { index: join(packageDir, "src/index.ts") },
+    outDir,
+    format: ["esm"],
+    target: "node20",
+    dts: false,
+    sourcemap: false,
+    clean: false,
+    silent: true,
+    external: ["ajv"],
+    noExternal: [/^(?!ajv(\/|$))/],
+    esbuildOptions(options) {
+      options.conditions = ["@mcpkit/source"];
+    },
+  });
+}, 60_000);
+
+afterAll(async () => {
+  if (outDir) await rm(outDir, { recursive: true, force: true });
+});
+
+// In a fresh process: import the package, compile and validate the schema, and report after each step
+// whether any ajv module was loaded (ajv is CommonJS: each of its files lands in the CommonJS cache).
+const script = `
+import { createRequire } from "node:module";
+const cache = createRequire(import.meta.url).cache;
+const ajvLoaded = () => Object.keys(cache).some((path) => /[\\\\/]ajv[\\\\/]/.test(path));
+const { createJsonSchemaValidator } = await import(process.env.PROTOCOL_URL);
+const afterImport = ajvLoaded();
+const compiled = createJsonSchemaValidator().compile(JSON.parse(process.env.SCHEMA));
+const verdicts = [];
+for (const value of JSON.parse(process.env.VALUES)) verdicts.push((await compiled.validate(value)).ok);
+console.log(JSON.stringify({ afterImport, afterValidate: ajvLoaded(), verdicts }));
+`;
+
+function runChild(schema: unknown, values: unknown[]): Promise<unknown> {
+  const env = {
+    ...process.env,
+    PROTOCOL_URL: pathToFileURL(join(outDir, "index.js")).href,
+    SCHEMA: JSON.stringify(schema),
+    VALUES: JSON.stringify(values),
+  };
+  return new Promise((resolve, reject) => {
+    execFile(
+      process.execPath,
+      ["--input-type=module", "-e", script],
+      { cwd: outDir, env, timeout: 20_000 },
+      (error, stdout, stderr) => {
+        if (error) reject(new Error(`${error.message}\n${stderr}`));
+        else resolve(JSON.parse(stdout.trim().split("\n").at(-1) ?? "null"));
+      },
+    );
+  });
+}
+
+describe("importing the built package", () => {
+  const subset = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
+
+  it("[json-schema:lazy-ajv] loads no ajv on import, nor for a schema of the subset, valid value or not", async () => {
+    expect(await runChild(subset, [{ text: "hi" }, { text: 1 }])).toEqual({
+      afterImport: false,
+      afterValidate: false,
+      verdicts: [true, false],
+    });
+  });
+
+  it("[json-schema:lazy-ajv] loads ajv for a schema outside the subset (the probe sees it)", async () => {
+    const outside = { ...subset, anyOf: [{ required: ["text"] }] };
+    expect(await runChild(outside, [{ text: "hi" }, {}])).toEqual({
+      afterImport: false,
+      afterValidate: true,
+      verdicts: [true, false],
+    });
+  });
+});
