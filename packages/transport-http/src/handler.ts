@@ -285,6 +285,22 @@ class WebInbound implements InboundRequest {
  * → 400 -32020; the app's JSON error responses are mapped to statuses (-32601 → 404, …).
  * @see SPEC.md §3.11 (2026-07-28) and §4.8 (legacy)
  */
+const NO_SESSION = "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session)";
+// On a dual-era endpoint a request with neither era's markers could be meant for either: say what each needs.
+const NEITHER_ERA =
+  "Bad Request: this request belongs to no era: a 2026-07-28 request needs the MCP-Protocol-Version header " +
+  `and params._meta["${MetaKey.ProtocolVersion}"]; a 2025-11-25 or older one needs an Mcp-Session-Id ` +
+  "header from initialize";
+
+function versionMismatch(header: string, metaVersion: string, id: JsonRpcId | undefined): Rejection {
+  return reject(
+    400,
+    -32020,
+    `Header mismatch: MCP-Protocol-Version ${header} differs from _meta protocolVersion ${metaVersion}`,
+    id,
+  );
+}
+
 export function createStreamableHttpHandler(options: StreamableHttpHandlerOptions): StreamableHttpHandler {
   const eras = options.eras ?? "both";
   const serveLegacy = eras !== "modern";
@@ -339,11 +355,9 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     return header;
   }
 
-  function findSession(req: InboundRequest): Session | Rejection {
+  function findSession(req: InboundRequest, missing = NO_SESSION): Session | Rejection {
     const sessionId = req.header(Header.SessionId);
-    if (sessionId === null || sessionId === "") {
-      return reject(400, -32600, "Bad Request: Mcp-Session-Id header is required");
-    }
+    if (sessionId === null || sessionId === "") return reject(400, -32600, missing);
     const session = sessions.get(sessionId);
     if (!session || session.ended) return reject(404, -32600, "Session not found");
     return session;
@@ -407,7 +421,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     ) {
       return initialize(req, parsed.message as { id: JsonRpcId; method: string; params?: unknown });
     }
-    const session = findSession(req);
+    const session = findSession(req, serveModern ? NEITHER_ERA : NO_SESSION);
     if (session instanceof Rejection) return session.response;
     const version = legacyVersion(req);
     if (version instanceof Rejection) return version.response;
@@ -495,15 +509,18 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
         // A legacy request (initialize) at a modern-only server: name the versions we speak.
         const asked = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
         return reject(400, -32022, "Unsupported protocol version", id, {
-          supported: supportedModern,
+          supported,
           requested: typeof asked === "string" ? asked : "",
         });
       }
       return reject(400, -32020, "Header mismatch: the MCP-Protocol-Version header is required", id);
     }
+    // A header that disagrees with the body is a mismatch, whatever the header names (SPEC.md §3.11).
+    if (typeof metaVersion === "string" && metaVersion !== header)
+      return versionMismatch(header, metaVersion, id);
     if (!supportedModern.includes(header)) {
       return reject(400, -32022, `Unsupported protocol version: ${header}`, id, {
-        supported: supportedModern,
+        supported,
         requested: header,
       });
     }
@@ -512,21 +529,14 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     if (typeof metaVersion !== "string") {
       return reject(400, -32602, `Invalid params: _meta["${MetaKey.ProtocolVersion}"] is required`, id);
     }
-    if (metaVersion !== header) {
-      return reject(
-        400,
-        -32020,
-        `Header mismatch: MCP-Protocol-Version ${header} differs from _meta protocolVersion ${metaVersion}`,
-        id,
-      );
-    }
-    const method = req.header(Header.Method)?.trim();
-    if (method === undefined)
+    const rawMethod = req.header(Header.Method);
+    if (rawMethod === null)
       return reject(400, -32020, "Header mismatch: the Mcp-Method header is required", id);
-    if (method !== message.method) {
+    // Like every Mcp-* value, the method may come in the `=?base64?…?=` form: compare what it says.
+    if (decodeHeaderValue(rawMethod.trim()) !== message.method) {
       return reject(400, -32020, "Header mismatch: Mcp-Method differs from the body's method", id);
     }
-    const expectedName = mcpNameFor(message.method, message.params);
+    const expectedName = mcpNameFor(message.method as string, message.params);
     if (expectedName !== undefined) {
       // Header values are compared after trimming optional whitespace (RFC 9110 §5.5) and decoding base64.
       const raw = req.header(Header.Name);

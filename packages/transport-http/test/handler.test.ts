@@ -1,3 +1,4 @@
+import { SUPPORTED_PROTOCOL_VERSIONS } from "@mcpkit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { createStreamableHttpHandler, type StreamableHttpHandler } from "../src/index.js";
 import { createTestApp } from "./app.js";
@@ -375,9 +376,22 @@ describe("modern (2026-07-28) requests", () => {
     expect(other.status).toBe(200);
   });
 
-  it("400 -32022 with { supported, requested } for an unsupported version", async () => {
-    const { handler } = setup();
-    const r = await handler.fetch(modern("echo", {}, { "mcp-protocol-version": "2099-01-01" }));
+  it("400 -32022 with { supported, requested } for an unsupported version (every version the endpoint speaks)", async () => {
+    const unsupported = (eras?: "modern") => {
+      const { handler } = setup(eras ? { eras } : {});
+      return handler.fetch(
+        post(
+          {
+            jsonrpc: "2.0",
+            id: 1,
+            method: "echo",
+            params: { _meta: { ...META, "io.modelcontextprotocol/protocolVersion": "2099-01-01" } },
+          },
+          { "mcp-protocol-version": "2099-01-01", "mcp-method": "echo" },
+        ),
+      );
+    };
+    const r = await unsupported();
     expect(r.status).toBe(400);
     expect(await json(r)).toEqual({
       jsonrpc: "2.0",
@@ -385,9 +399,49 @@ describe("modern (2026-07-28) requests", () => {
       error: {
         code: -32022,
         message: expect.any(String),
-        data: { supported: [MODERN], requested: "2099-01-01" },
+        data: { supported: [...SUPPORTED_PROTOCOL_VERSIONS], requested: "2099-01-01" },
       },
     });
+    const modernOnly = await json(await unsupported("modern"));
+    expect(modernOnly.error.data).toEqual({ supported: [MODERN], requested: "2099-01-01" });
+  });
+
+  it("[issue-14.1] an MCP-Protocol-Version header that disagrees with _meta is -32020, even a legacy one", async () => {
+    const { handler } = setup();
+    for (const header of [LEGACY, "2099-01-01"]) {
+      const r = await handler.fetch(modern("echo", {}, { "mcp-protocol-version": header }));
+      expect(r.status).toBe(400);
+      const body = await json(r);
+      expect(body.error.code).toBe(-32020);
+      expect(body.error.message).toBe(
+        `Header mismatch: MCP-Protocol-Version ${header} differs from _meta protocolVersion ${MODERN}`,
+      );
+    }
+  });
+
+  it("[issue-14.2] an Mcp-Method header in the =?base64?…?= form is decoded before it is compared", async () => {
+    const { handler } = setup();
+    const encoded = `=?base64?${btoa("echo")}?=`;
+    const ok = await handler.fetch(modern("echo", { text: "hi" }, { "mcp-method": encoded }));
+    expect(ok.status).toBe(200);
+    const wrong = await handler.fetch(
+      modern("echo", { text: "hi" }, { "mcp-method": `=?base64?${btoa("other")}?=` }),
+    );
+    expect(wrong.status).toBe(400);
+    expect((await json(wrong)).error.code).toBe(-32020);
+  });
+
+  it("[issue-14.5] a request with neither era's markers is told what each era needs", async () => {
+    const body = { jsonrpc: "2.0", id: 1, method: "tools/list" };
+    const both = await json(await setup().handler.fetch(post(body)));
+    expect(both.error.code).toBe(-32600);
+    expect(both.error.message).toContain("MCP-Protocol-Version header");
+    expect(both.error.message).toContain("_meta");
+    expect(both.error.message).toContain("initialize");
+    const legacyOnly = await json(await setup({ eras: "legacy" }).handler.fetch(post(body)));
+    expect(legacyOnly.error.message).toBe(
+      "Bad Request: Mcp-Session-Id header is required (send initialize first to open a session)",
+    );
   });
 
   it("a modern-only server answers initialize with -32022 naming its versions", async () => {
