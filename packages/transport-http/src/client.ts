@@ -4,16 +4,17 @@ import {
   type JsonRpcId,
   type JsonRpcMessage,
   type SendOptions,
+  sleep,
   type Transport,
   TransportError,
   type TransportSink,
   type TransportTraits,
 } from "@mcpkit/jsonrpc";
 import { encodeHeaderValue, Header, isModernVersion, MetaKey, mcpNameFor } from "@mcpkit/protocol";
+import { discardBody, type ResponseBodyReader, readEventStream } from "./body-reader.js";
 import { HttpError, SessionExpiredError } from "./errors.js";
 import { ACCEPTS_LIGHT_SIGNAL, LightSignal } from "./internal/light-signal.js";
-import { takeNodeBody } from "./internal/node-body.js";
-import { delay, readBufferedSse, readSse, readSseNode, type SseCursor } from "./internal/sse-read.js";
+import { cursorParser, type SseCursor, settleCursor } from "./internal/sse-read.js";
 import type { SseEvent } from "./sse-parser.js";
 
 /** Adds credentials to requests; the OAuth flow itself lives elsewhere. */
@@ -44,6 +45,12 @@ export interface StreamableHttpClientTransportOptions {
   headers?: Record<string, string>;
   /** The fetch to use (default the global one); tests route it into a handler without a socket. */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /**
+   * Reads response bodies the fetch's own way (default: `response.body`, a Web stream). With
+   * `createNodeFetch` from `./node`, pass `nodeBodyReader` (also from `./node`): SSE replies are then
+   * read from the socket's stream directly, and one that arrived whole is parsed in one pass.
+   */
+  bodyReader?: ResponseBodyReader;
   authProvider?: HttpAuthProvider;
   /**
    * `legacy`: sessions (`Mcp-Session-Id`), the GET stream, resumption, `notifications/cancelled`.
@@ -116,12 +123,6 @@ async function boundedText(response: Response): Promise<string> {
   }
 }
 
-function discard(response: Response): void {
-  const stream = takeNodeBody(response);
-  if (stream === undefined) response.body?.cancel().catch(() => {});
-  else stream?.destroy();
-}
-
 /**
  * Creates the Streamable HTTP client transport for both protocol eras.
  *
@@ -145,6 +146,8 @@ export function createStreamableHttpClientTransport(
 ): StreamableHttpClientTransport {
   const url = new URL(options.url);
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const bodyReader = options.bodyReader;
+  const discard = (response: Response) => discardBody(response, bodyReader);
   const extraHeaders = options.headers ?? {};
   const reconnect = {
     initialDelay: options.reconnect?.initialDelay ?? 1000,
@@ -377,16 +380,12 @@ export function createStreamableHttpClientTransport(
       }
       if (deliverReply(value, request)) answered = true;
     };
-    // createNodeFetch's responses hand over their socket stream: no Web stream per reply.
-    const stream = takeNodeBody(response);
-    if (stream) {
-      // The whole (small) body is usually there already: taken and parsed at once, not streamed.
-      await (readBufferedSse(stream, cursor, onEvent, signal) ??
-        readSseNode(stream, cursor, onEvent, signal));
-      return answered;
+    const parser = cursorParser(cursor, onEvent);
+    try {
+      await readEventStream(response, parser, signal, bodyReader);
+    } finally {
+      settleCursor(cursor, parser);
     }
-    if (!response.body) return false;
-    await readSse(response.body, cursor, onEvent, signal);
     return answered;
   }
 
@@ -401,7 +400,7 @@ export function createStreamableHttpClientTransport(
       if (failures > reconnect.maxRetries) {
         throw new TransportError(`Could not resume the response stream of request ${String(request.id)}`);
       }
-      await delay(backoff(failures, cursor), signal);
+      await sleep(backoff(failures, cursor), signal);
       const hadSession = sessionId !== undefined;
       let response: Response;
       try {
@@ -452,7 +451,7 @@ export function createStreamableHttpClientTransport(
         if (signal.aborted) return;
         failures++;
         if (failures > reconnect.maxRetries) throw error;
-        await delay(backoff(failures, cursor), signal);
+        await sleep(backoff(failures, cursor), signal);
         continue;
       }
       if (response.status === 405) {
@@ -481,7 +480,7 @@ export function createStreamableHttpClientTransport(
           throw new TransportError("The GET stream keeps ending without events; giving up");
         }
       }
-      await delay(backoff(failures, cursor), signal);
+      await sleep(backoff(failures, cursor), signal);
     }
   }
 

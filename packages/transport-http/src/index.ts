@@ -1,3 +1,4 @@
+export type { ResponseBodyReader } from "./body-reader.js";
 export {
   createStreamableHttpClientTransport,
   type HttpAuthProvider,

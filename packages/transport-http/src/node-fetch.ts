@@ -8,7 +8,6 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 import { urlToHttpOptions } from "node:url";
 import { ACCEPTS_LIGHT_SIGNAL, LightSignal, toAbortSignal } from "./internal/light-signal.js";
-import { NODE_BODY, type NodeChunkStream } from "./internal/node-body.js";
 
 /** A `fetch`-shaped function, as the client transports take it. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -116,10 +115,10 @@ function realHeaders(self: NodeResponseHeaders): Headers {
 /**
  * A response of {@link createNodeFetch}: status, headers and a buffered body (`text()`, `json()`) are
  * read without building an undici `Response`; anything else (`body`, `clone()`, `blob()`, ...) builds
- * the real one first. An SSE body is a live `node:http` stream, handed to the client transports as it is
- * (see NODE_BODY) or as a Web stream to anyone else.
+ * the real one first. An SSE body is a live `node:http` stream, read as it is by `nodeBodyReader` or as
+ * a Web stream by anyone else.
  */
-class NodeResponse {
+export class NodeResponse {
   readonly headers: Headers;
   readonly redirected = false;
   readonly type = "basic";
@@ -168,10 +167,24 @@ class NodeResponse {
     return this;
   }
 
-  [NODE_BODY](): NodeChunkStream | null {
+  /** Takes the live SSE stream (the body counts as read); null when there is none to take. */
+  takeEventStream(): IncomingMessage | null {
     if (!this.streaming || this.real || this.used) return null;
     this.used = true;
     return this.res;
+  }
+
+  /**
+   * Releases a body nobody will read: a live stream is destroyed, a buffered one has nothing left to
+   * free. False once the real `Response` exists: its own body is then the one to cancel.
+   */
+  releaseBody(): boolean {
+    if (this.real) return false;
+    if (this.streaming && !this.used) {
+      this.used = true;
+      this.res.destroy();
+    }
+    return true;
   }
 }
 

@@ -423,4 +423,5 @@ export async function listen(options: ListenOptions): Promise<HttpServerHandle> 
   };
 }
 
+export { nodeBodyReader } from "./node-body-reader.js";
 export { createNodeFetch, type FetchLike, type NodeFetch, type NodeFetchOptions } from "./node-fetch.js";

@@ -22,19 +22,26 @@ describe("the public surface", () => {
       [
         "createNodeFetch",
         "listen",
+        "nodeBodyReader",
         "toNodeListener",
       ]
     `);
   });
 
-  // node.ts and node-fetch.ts make up the ./node subpath; everything else is the runtime-neutral root.
+  // node.ts, node-fetch.ts and node-body-reader.ts make up the ./node subpath; everything else is the
+  // runtime-neutral root.
   it("the root entry imports no node:* module", async () => {
     const { readFileSync, readdirSync } = await import("node:fs");
     const { join } = await import("node:path");
     const dir = join(import.meta.dirname, ".");
     const files = [
       ...readdirSync(dir).filter(
-        (f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && f !== "node.ts" && f !== "node-fetch.ts",
+        (f) =>
+          f.endsWith(".ts") &&
+          !f.endsWith(".test.ts") &&
+          f !== "node.ts" &&
+          f !== "node-fetch.ts" &&
+          f !== "node-body-reader.ts",
       ),
       ...readdirSync(join(dir, "internal")).map((f) => `internal/${f}`),
     ];

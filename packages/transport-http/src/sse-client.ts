@@ -7,9 +7,10 @@ import {
   type TransportSink,
   type TransportTraits,
 } from "@mcpkit/jsonrpc";
+import { discardBody, type ResponseBodyReader, readEventStream } from "./body-reader.js";
 import type { HttpAuthProvider } from "./client.js";
 import { HttpError } from "./errors.js";
-import { readSse } from "./internal/sse-read.js";
+import { createSseParser } from "./sse-parser.js";
 
 /** Options of {@link createSseClientTransport}. */
 export interface SseClientTransportOptions {
@@ -17,6 +18,8 @@ export interface SseClientTransportOptions {
   url: string | URL;
   headers?: Record<string, string>;
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /** Reads the event stream the fetch's own way (see `StreamableHttpClientTransportOptions.bodyReader`). */
+  bodyReader?: ResponseBodyReader;
   authProvider?: HttpAuthProvider;
   /** How long `start()` waits for the `endpoint` event, in ms. Default 10 000. */
   endpointTimeout?: number;
@@ -84,16 +87,14 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
         await close();
         throw new TransportError(`GET ${url.href} failed`, { cause: error });
       }
-      if (!response.ok || !response.body) {
-        response.body?.cancel().catch(() => {});
+      // 204 and 205 have no body to stream.
+      if (!response.ok || response.status === 204 || response.status === 205) {
+        discardBody(response, options.bodyReader);
         await close();
         throw new HttpError(response.status, response.statusText, "");
       }
-      const cursor = { lastEventId: "", retry: undefined as number | undefined };
-      readSse(
-        response.body,
-        cursor,
-        (event) => {
+      const parser = createSseParser({
+        onEvent(event) {
           if (event.type === "endpoint") {
             if (endpoint) return;
             let target: URL;
@@ -122,8 +123,8 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
           }
           sink?.onMessage(value);
         },
-        lifetime.signal,
-      ).then(
+      });
+      readEventStream(response, parser, lifetime.signal, options.bodyReader).then(
         () => {
           failed(new TransportError("The SSE stream ended before the endpoint event"));
           void close(new ConnectionClosedError("The server ended the SSE stream"));

@@ -133,6 +133,85 @@ describe("createSseParser", () => {
     );
   });
 
+  it("takes UTF-8 bytes, a character cut anywhere, and gives what the same text gives", () => {
+    const text = 'id: é1\ndata: {"x":"🌍 é"}\n\nevent: ping\ndata: 中\n\n';
+    const bytes = new TextEncoder().encode(text);
+    const expected = parseAll([text]);
+    for (let at = 0; at <= bytes.length; at++) {
+      const events: SseEvent[] = [];
+      const parser = createSseParser({ onEvent: (e) => events.push(e) });
+      parser.push(bytes.subarray(0, at));
+      parser.push(bytes.subarray(at));
+      parser.end();
+      expect({ events, lastEventId: parser.lastEventId }, String(at)).toEqual({
+        events: expected.events,
+        lastEventId: expected.lastEventId,
+      });
+    }
+  });
+
+  it("reads a whole body in one push as it reads the same body cut line by line", () => {
+    const body = "\uFEFFretry: 5\r\nid: 1\r\ndata: a\r\n\r\n: note\rdata: b\rdata: c\r\rid: 2\ndata\n\n";
+    const whole = parseAll([body]);
+    expect(whole.events).toEqual([
+      { type: "message", data: "a", id: "1" },
+      { type: "message", data: "b\nc", id: "1" },
+      { type: "message", data: "", id: "2" },
+    ]);
+    expect(whole.retries).toEqual([5]);
+    expect(whole.comments).toEqual(["note"]);
+    expect(parseAll(body.split(/(?<=[\r\n])/))).toEqual(whole);
+  });
+
+  it("calls its callbacks as methods of the options object", () => {
+    const sink = {
+      seen: [] as string[],
+      onEvent(event: SseEvent) {
+        this.seen.push(event.data);
+      },
+      onRetry(ms: number) {
+        this.seen.push(`retry ${ms}`);
+      },
+    };
+    const parser = createSseParser(sink);
+    parser.push("retry: 9\ndata: x\n\n");
+    expect(sink.seen).toEqual(["retry 9", "x"]);
+  });
+
+  it("property: any cut of the UTF-8 bytes of any event stream gives the events of the whole text", () => {
+    fc.assert(
+      fc.property(
+        fc.array(
+          fc.record({
+            data: fc.string({ unit: "grapheme" }),
+            id: fc.option(fc.stringMatching(/^[a-z0-9]{1,8}$/), { nil: undefined }),
+          }),
+          { maxLength: 6 },
+        ),
+        fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 10 }),
+        (events, points) => {
+          const text = events
+            .map((e) => formatSseEvent(e.id === undefined ? { data: e.data } : { data: e.data, id: e.id }))
+            .join("");
+          const bytes = new TextEncoder().encode(text);
+          const at = [...new Set(points.map((p) => Math.floor(p * (bytes.length + 1))))].sort(
+            (a, b) => a - b,
+          );
+          const got: SseEvent[] = [];
+          const parser = createSseParser({ onEvent: (e) => got.push(e) });
+          let prev = 0;
+          for (const p of [...at, bytes.length]) {
+            parser.push(bytes.subarray(prev, p));
+            prev = p;
+          }
+          parser.end();
+          expect(got).toEqual(parseAll([text]).events);
+        },
+      ),
+      { numRuns: 200 },
+    );
+  });
+
   it("property: formatSseEvent round-trips any data, including line breaks", () => {
     fc.assert(
       fc.property(

@@ -8,7 +8,10 @@ export interface SseEvent {
   id: string;
 }
 
-/** Callbacks of {@link createSseParser}. */
+/**
+ * Callbacks of {@link createSseParser}. They are called as methods of this object, so a class
+ * instance can be passed as it is (no closures per stream).
+ */
 export interface SseParserOptions {
   /** A complete event (a blank line ended a block that held at least one `data:` line). */
   onEvent(event: SseEvent): void;
@@ -18,136 +21,164 @@ export interface SseParserOptions {
   onComment?(text: string): void;
 }
 
-/** An incremental SSE parser: feed it text in any cuts, in order. */
+/** An incremental SSE parser: feed it the stream in any cuts, in order. */
 export interface SseParser {
-  /** Feeds the next piece of decoded text. Cuts may fall anywhere, even between `\r` and `\n`. */
-  push(text: string): void;
+  /**
+   * Feeds the next piece of the stream: text, or bytes (UTF-8, decoded by the parser's own streaming
+   * decoder, so a character may be cut anywhere). Use one kind per stream. Cuts may fall anywhere, even
+   * between `\r` and `\n`; a whole body pushed at once is parsed in one linear scan.
+   */
+  push(chunk: string | Uint8Array): void;
   /**
    * Ends the stream. A final block not ended by a blank line is discarded, as the SSE standard
-   * requires (an event is only complete once its blank line arrived).
+   * requires (an event is only complete once its blank line arrived). `lastEventId` is kept.
    */
   end(): void;
   /** The last event id seen so far (`id:` fields update it even in blocks that dispatch nothing). */
   readonly lastEventId: string;
 }
 
-/**
- * Creates a Server-Sent Events parser following the WHATWG HTML "event stream interpretation":
- * lines end in CRLF, LF or CR; `data:` lines accumulate; `id:` sets the last event id (unless it
- * contains NUL); `retry:` takes ASCII digits only; lines starting with `:` are comments; a leading
- * BOM is skipped; a block without `data:` dispatches nothing. Used by both client transports.
- *
- * It parses text, not bytes: decode with a streaming `TextDecoder` (`{ stream: true }`) first.
- * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
- */
-export function createSseParser(options: SseParserOptions): SseParser {
-  const { onEvent, onRetry, onComment } = options;
-  let buffer = "";
-  let first = true;
-  // A CR ended the previous chunk: an LF at the start of the next one belongs to it.
-  let pendingCr = false;
-  let data = "";
-  let hasData = false;
-  let type = "";
-  let lastEventId = "";
+const STREAM = { stream: true };
 
-  function dispatch(): void {
-    if (hasData) {
-      const event: SseEvent = { type: type === "" ? "message" : type, data, id: lastEventId };
-      data = "";
-      hasData = false;
-      type = "";
-      onEvent(event);
-      return;
-    }
-    type = "";
+/** The parser behind {@link createSseParser}: one object per stream, its steps on the prototype. */
+class EventStreamParser implements SseParser {
+  lastEventId = "";
+  private buffer = "";
+  private first = true;
+  // A CR ended the previous chunk: an LF at the start of the next one belongs to it.
+  private pendingCr = false;
+  private data = "";
+  private hasData = false;
+  private type = "";
+  private decoder: TextDecoder | undefined = undefined;
+
+  constructor(private readonly sink: SseParserOptions) {}
+
+  push(chunk: string | Uint8Array): void {
+    if (typeof chunk === "string") this.scan(chunk);
+    else this.scan((this.decoder ??= new TextDecoder()).decode(chunk, STREAM));
   }
 
-  function line(text: string): void {
-    if (text === "") {
-      dispatch();
+  end(): void {
+    // What the decoder still holds is an incomplete character: never a line end, so nothing to scan.
+    this.decoder = undefined;
+    this.buffer = "";
+    this.data = "";
+    this.hasData = false;
+    this.type = "";
+    this.pendingCr = false;
+  }
+
+  /** One pass over the new text only: a long line arriving in many cuts costs linear time. */
+  private scan(text: string): void {
+    const n = text.length;
+    if (n === 0) return;
+    let start = 0;
+    if (this.first) {
+      this.first = false;
+      if (text.charCodeAt(0) === 0xfeff) start = 1;
+    }
+    if (this.pendingCr) {
+      this.pendingCr = false;
+      if (text.charCodeAt(start) === 10) start++;
+    }
+    for (let i = start; i < n; i++) {
+      const c = text.charCodeAt(i);
+      if (c !== 10 && c !== 13) continue;
+      if (this.buffer === "") {
+        this.line(text, start, i);
+      } else {
+        const whole = this.buffer + text.slice(start, i);
+        this.buffer = "";
+        this.line(whole, 0, whole.length);
+      }
+      if (c === 13) {
+        if (i + 1 < n) {
+          if (text.charCodeAt(i + 1) === 10) i++;
+        } else {
+          this.pendingCr = true;
+        }
+      }
+      start = i + 1;
+    }
+    if (start < n) this.buffer += start === 0 ? text : text.slice(start);
+  }
+
+  /** The line `text[start, end)`, read in place (no copy of the line itself). */
+  private line(text: string, start: number, end: number): void {
+    if (start === end) {
+      this.dispatch();
       return;
     }
-    const colon = text.indexOf(":");
-    if (colon === 0) {
-      onComment?.(text.charCodeAt(1) === 32 ? text.slice(2) : text.slice(1));
+    const sink = this.sink;
+    if (text.charCodeAt(start) === 58) {
+      if (sink.onComment) {
+        sink.onComment(
+          text.slice(start + 1 < end && text.charCodeAt(start + 1) === 32 ? start + 2 : start + 1, end),
+        );
+      }
       return;
+    }
+    // Bounded by the line: indexOf would run on into the following lines when this one has no colon.
+    let colon = -1;
+    for (let j = start + 1; j < end; j++) {
+      if (text.charCodeAt(j) === 58) {
+        colon = j;
+        break;
+      }
     }
     let field: string;
     let value: string;
     if (colon < 0) {
-      field = text;
+      field = text.slice(start, end);
       value = "";
     } else {
-      field = text.slice(0, colon);
-      value = text.charCodeAt(colon + 1) === 32 ? text.slice(colon + 2) : text.slice(colon + 1);
+      field = text.slice(start, colon);
+      value = text.slice(colon + 1 < end && text.charCodeAt(colon + 1) === 32 ? colon + 2 : colon + 1, end);
     }
     switch (field) {
       case "data":
-        data = hasData ? `${data}\n${value}` : value;
-        hasData = true;
+        this.data = this.hasData ? `${this.data}\n${value}` : value;
+        this.hasData = true;
         return;
       case "event":
-        type = value;
+        this.type = value;
         return;
       case "id":
-        if (!value.includes("\0")) lastEventId = value;
+        if (!value.includes("\0")) this.lastEventId = value;
         return;
       case "retry":
-        if (/^[0-9]+$/.test(value)) onRetry?.(Number(value));
+        if (/^[0-9]+$/.test(value)) sink.onRetry?.(Number(value));
         return;
       default:
         return;
     }
   }
 
-  return {
-    get lastEventId() {
-      return lastEventId;
-    },
-    push(text: string) {
-      if (text.length === 0) return;
-      if (first) {
-        first = false;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      }
-      if (pendingCr) {
-        pendingCr = false;
-        if (text.charCodeAt(0) === 10) text = text.slice(1);
-      }
-      // Only the new text is scanned: a long line arriving in many cuts costs linear time.
-      let start = 0;
-      const n = text.length;
-      for (let i = 0; i < n; i++) {
-        const c = text.charCodeAt(i);
-        if (c !== 10 && c !== 13) continue;
-        const piece = text.slice(start, i);
-        if (buffer === "") {
-          line(piece);
-        } else {
-          const whole = buffer + piece;
-          buffer = "";
-          line(whole);
-        }
-        if (c === 13) {
-          if (i + 1 < n) {
-            if (text.charCodeAt(i + 1) === 10) i++;
-          } else {
-            pendingCr = true;
-          }
-        }
-        start = i + 1;
-      }
-      if (start < n) buffer += start === 0 ? text : text.slice(start);
-    },
-    end() {
-      buffer = "";
-      data = "";
-      hasData = false;
-      type = "";
-      pendingCr = false;
-    },
-  };
+  private dispatch(): void {
+    const type = this.type;
+    this.type = "";
+    if (!this.hasData) return;
+    const event: SseEvent = { type: type === "" ? "message" : type, data: this.data, id: this.lastEventId };
+    this.data = "";
+    this.hasData = false;
+    this.sink.onEvent(event);
+  }
+}
+
+/**
+ * Creates a Server-Sent Events parser following the WHATWG HTML "event stream interpretation":
+ * lines end in CRLF, LF or CR; `data:` lines accumulate; `id:` sets the last event id (unless it
+ * contains NUL); `retry:` takes ASCII digits only; lines starting with `:` are comments; a leading
+ * BOM is skipped; a block without `data:` dispatches nothing. It is the one SSE parser of this
+ * package: both client transports read every reply through it, whether the body arrives in pieces
+ * (a Web `ReadableStream`, a `node:http` stream) or whole (a reply already buffered).
+ *
+ * It takes text or UTF-8 bytes (see {@link SseParser.push}); it does no I/O.
+ * @see https://html.spec.whatwg.org/multipage/server-sent-events.html#event-stream-interpretation
+ */
+export function createSseParser(options: SseParserOptions): SseParser {
+  return new EventStreamParser(options);
 }
 
 /** Fields of one event to write. */

@@ -7,7 +7,7 @@ import type { AddressInfo } from "node:net";
 import { createPeer, TransportError } from "@mcpkit/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { createStreamableHttpClientTransport } from "../src/index.js";
-import { createNodeFetch } from "../src/node.js";
+import { createNodeFetch, nodeBodyReader } from "../src/node.js";
 import { LEGACY, MODERN } from "./support.js";
 
 const cleanups: Array<() => Promise<unknown> | unknown> = [];
@@ -68,6 +68,7 @@ async function client(url: string, era: "legacy" | "modern") {
   const transport = createStreamableHttpClientTransport({
     url,
     fetch,
+    bodyReader: nodeBodyReader,
     era,
     protocolVersion: era === "modern" ? MODERN : LEGACY,
     openStandaloneStream: false,

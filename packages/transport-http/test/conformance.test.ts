@@ -1,6 +1,6 @@
 import { transportConformance } from "@mcpkit/test-kit";
 import { createStreamableHttpClientTransport, createStreamableHttpHandler } from "../src/index.js";
-import { createNodeFetch, listen } from "../src/node.js";
+import { createNodeFetch, listen, nodeBodyReader } from "../src/node.js";
 import { createFanIn, inProcessFetch, LEGACY, MODERN, rawInitialize, withModernMeta } from "./support.js";
 
 const URL_IN_PROCESS = "http://127.0.0.1/mcp";
@@ -29,7 +29,7 @@ async function legacyPair(where: Where, preferJson: boolean) {
     era: "legacy",
     protocolVersion: LEGACY,
     sessionId,
-    ...(where === "port, node fetch" ? { fetch: createNodeFetch() } : {}),
+    ...(where === "port, node fetch" ? { fetch: createNodeFetch(), bodyReader: nodeBodyReader } : {}),
   });
   return { client, server: fan.transport, dispose: () => server.close() };
 }
@@ -51,7 +51,7 @@ async function modernPair(where: Where, preferJson: boolean) {
     url: server.url,
     era: "modern",
     protocolVersion: MODERN,
-    ...(where === "port, node fetch" ? { fetch: createNodeFetch() } : {}),
+    ...(where === "port, node fetch" ? { fetch: createNodeFetch(), bodyReader: nodeBodyReader } : {}),
   });
   return { client: withModernMeta(client), server: fan.transport, dispose: () => server.close() };
 }

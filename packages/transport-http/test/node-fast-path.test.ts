@@ -9,7 +9,7 @@ import {
   type HttpMessageInfo,
   type StreamableHttpHandler,
 } from "../src/index.js";
-import { createNodeFetch, type HttpServerHandle, listen } from "../src/node.js";
+import { createNodeFetch, type HttpServerHandle, listen, nodeBodyReader } from "../src/node.js";
 import { createTestApp } from "./app.js";
 import { LEGACY, MODERN, rawInitialize, sseMessages } from "./support.js";
 
@@ -281,6 +281,7 @@ describe("createNodeFetch's light responses", () => {
     const transport = createStreamableHttpClientTransport({
       url: server.url,
       fetch: nodeFetch,
+      bodyReader: nodeBodyReader,
       era: "modern",
       protocolVersion: MODERN,
     });

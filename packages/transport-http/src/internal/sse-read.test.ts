@@ -1,34 +1,22 @@
 import { describe, expect, it } from "vitest";
-import { createSseParser, type SseEvent } from "../sse-parser.js";
-import { LightSignal } from "./light-signal.js";
-import { parseWholeSse, type SseCursor } from "./sse-read.js";
+import type { SseEvent } from "../sse-parser.js";
+import { cursorParser, type SseCursor, settleCursor } from "./sse-read.js";
 
-/** What the streaming path (readSseNode) leaves: the events, with the cursor at each, and the final cursor. */
-function streamed(text: string, cuts: number[]) {
+/**
+ * What a reply reader leaves: the events, with the cursor at each, and the cursor once the read settled.
+ * `cuts` splits the body as a stream would deliver it; none is a body read whole (one push).
+ */
+function read(text: string, cuts: number[] = []) {
   const cursor: SseCursor = { lastEventId: "", retry: undefined };
   const events: Array<[SseEvent, string]> = [];
-  const parser = createSseParser({
-    onEvent(event) {
-      cursor.lastEventId = event.id;
-      events.push([event, cursor.lastEventId]);
-    },
-    onRetry(ms) {
-      cursor.retry = ms;
-    },
-  });
+  const parser = cursorParser(cursor, (event) => events.push([event, cursor.lastEventId]));
   let at = 0;
   for (const cut of [...cuts, text.length]) {
     parser.push(text.slice(at, cut));
-    if (parser.lastEventId !== "") cursor.lastEventId = parser.lastEventId;
     at = cut;
   }
-  return { events, cursor };
-}
-
-function whole(text: string) {
-  const cursor: SseCursor = { lastEventId: "", retry: undefined };
-  const events: Array<[SseEvent, string]> = [];
-  parseWholeSse(text, cursor, (event) => events.push([event, cursor.lastEventId]));
+  parser.end();
+  settleCursor(cursor, parser);
   return { events, cursor };
 }
 
@@ -51,62 +39,41 @@ const CASES = [
   "\uFEFFdata: after a BOM\n\n",
   "field-without-colon\ndata\n\n",
   "data: x\n\nid\ndata: reset id\n\n",
+  "id: 1\ndata: a\n\nid\n",
   "id: 1\ndata: {}\n\nid: 2\nevent: message\ndata: {}\n\n\n\n",
 ];
 
-describe("parseWholeSse (the fast path of a body that is already complete)", () => {
-  it("gives the same events and cursor as the incremental parser, however the stream was cut", () => {
+describe("the cursor of a reply (last event id and retry, for resumption)", () => {
+  it("is the same whether the body was read whole or cut anywhere", () => {
     for (const text of CASES) {
-      const expected = streamed(text, []);
-      expect(whole(text), JSON.stringify(text)).toEqual(expected);
+      const expected = read(text);
       for (let cut = 1; cut < text.length; cut++) {
-        expect(streamed(text, [cut]), JSON.stringify([text, cut])).toEqual(expected);
+        expect(read(text, [cut]), JSON.stringify([text, cut])).toEqual(expected);
       }
     }
   });
 
-  it("dispatches events in order with the id in force, and keeps the server's retry", () => {
-    const { events, cursor } = whole("id: 7\nretry: 30\ndata: first\n\ndata: second\nid: 8\n\nid: 9\n");
+  it("follows each event's id, and ends at the last id seen even in a block that dispatched nothing", () => {
+    const { events, cursor } = read("id: 7\nretry: 30\ndata: first\n\ndata: second\nid: 8\n\nid: 9\n");
     expect(events.map(([e, at]) => [e.data, e.id, at])).toEqual([
       ["first", "7", "7"],
       ["second", "8", "8"],
     ]);
     expect(cursor).toEqual({ lastEventId: "9", retry: 30 });
   });
-});
 
-describe("LightSignal.follow", () => {
-  it("aborts with the followed signal's reason, once, and not after unfollow", () => {
-    const outer = new AbortController();
-    const light = new LightSignal();
-    let calls = 0;
-    light.addEventListener("abort", () => calls++);
-    light.follow(outer.signal);
-    const reason = new Error("stop");
-    outer.abort(reason);
-    expect(light.aborted).toBe(true);
-    expect(light.reason).toBe(reason);
-    expect(calls).toBe(1);
-
-    const other = new AbortController();
-    const second = new LightSignal();
-    second.follow(other.signal);
-    second.unfollow();
-    other.abort(new Error("late"));
-    expect(second.aborted).toBe(false);
+  it("moves on a priming event (an id with empty data) and keeps the id an empty id: line cleared", () => {
+    expect(read("id: s1\ndata:\n\n").cursor).toEqual({ lastEventId: "s1", retry: undefined });
+    // `id` with no value empties the parser's id, but a resumption still starts after the last event seen.
+    expect(read("id: 1\ndata: a\n\nid\n").cursor.lastEventId).toBe("1");
   });
 
-  it("takes an already aborted signal at once, and can follow another light signal", () => {
-    const done = new AbortController();
-    done.abort("why");
-    const light = new LightSignal();
-    light.follow(done.signal);
-    expect(light.reason).toBe("why");
-
-    const source = new LightSignal();
-    const follower = new LightSignal();
-    follower.follow(source as unknown as AbortSignal);
-    source.abort("chain");
-    expect(follower.reason).toBe("chain");
+  it("keeps what an earlier stream taught it when the next one names nothing", () => {
+    const cursor: SseCursor = { lastEventId: "41", retry: 500 };
+    const parser = cursorParser(cursor, () => {});
+    parser.push(": keep-alive\n\n");
+    parser.end();
+    settleCursor(cursor, parser);
+    expect(cursor).toEqual({ lastEventId: "41", retry: 500 });
   });
 });
