@@ -1,5 +1,12 @@
 export { bundleFixture } from "./fixtures.js";
 export {
+  INSTANCE_HEADER,
+  type ProxiedRequest,
+  type RoundRobinProxy,
+  type RoundRobinProxyOptions,
+  startRoundRobinProxy,
+} from "./round-robin-proxy.js";
+export {
   type TransportConformanceOptions,
   type TransportPair,
   transportConformance,
