@@ -13,6 +13,7 @@ import type {
   Icon,
   Implementation,
   JsonSchema,
+  JsonSchemaValidator,
   JsonValue,
   ListRootsResult,
   LoggingLevel,
@@ -66,6 +67,16 @@ export interface ServerOptions {
   requestStateTtlMs?: number;
   /** Converts Standard Schemas that lack Standard JSON Schema support. */
   toJsonSchema?: JsonSchemaConverter;
+  /**
+   * The JSON Schema validator for tool arguments, prompt arguments and the server's own
+   * `structuredContent` (Standard Schemas validate themselves). Default: `createJsonSchemaValidator()` from
+   * `@mcpkit/protocol`, the built-in validator for the common keywords with ajv loaded only for a schema
+   * that needs more; it never fetches a `$ref`. Supply your own to use another engine, for example an
+   * eval-free one where code generation is forbidden (edge runtimes). One instance serves every schema of
+   * the server; `compile` runs at registration, and its TypeError fails the registration (the server
+   * prefixes which schema it is).
+   */
+  validator?: JsonSchemaValidator;
   /** Tasks extension settings; the extension is offered when a tool declares `taskSupport`. */
   tasks?: { store?: TaskStore; ttlMs?: number; pollIntervalMs?: number };
   /** Capabilities to declare on top of those the registry implies (e.g. `experimental`, `extensions`). */
