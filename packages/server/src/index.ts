@@ -1,8 +1,9 @@
 // The public surface of @mcpkit/server. Explicit named exports only: a test snapshots this list.
 
+export type { ServerConnection } from "./connection.js";
 export { InputRequiredSignal, isInputRequired } from "./internal/context.js";
 export type { ListKind } from "./internal/registry.js";
-export { createServer, type Server, type ServerConnection, withInputSchema } from "./server.js";
+export { createServer, type Server, withInputSchema } from "./server.js";
 export {
   type InferOutput,
   isStandardSchema,

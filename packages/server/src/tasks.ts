@@ -1,5 +1,19 @@
-import type { ErrorObject, InputRequest, InputRequests, Task, TaskStatus } from "@mcpkit/protocol";
+import {
+  type ClientCapabilities,
+  type ErrorObject,
+  type InputRequest,
+  type InputRequests,
+  TASKS_EXTENSION_ID,
+  type Task,
+  type TaskStatus,
+} from "@mcpkit/protocol";
 import { randomId } from "./internal/encoding.js";
+
+/** Where a client declares the tasks extension in its capabilities (hoisted: checked on every modern call). */
+export const TASKS_CAPABILITY_PATH: readonly string[] = ["extensions", TASKS_EXTENSION_ID];
+
+/** The client capability a task method needs, as the missing-capability error names it. */
+export const TASKS_REQUIRED: ClientCapabilities = { extensions: { [TASKS_EXTENSION_ID]: {} } };
 
 /**
  * One task record of the tasks extension (`io.modelcontextprotocol/tasks`), as a {@link TaskStore} keeps

@@ -16,6 +16,7 @@ import {
   type ProtocolEra,
   type RequestMeta,
 } from "@mcpkit/protocol";
+import type { MrtrAttempt } from "../mrtr-attempt.js";
 import type { TaskManager } from "../tasks.js";
 import type { ClientView, HandlerContext, InputOptions, RequestStateValues } from "../types.js";
 
@@ -34,18 +35,6 @@ export class InputRequiredSignal extends Error {
 /** Whether `error` is the signal that ends a modern attempt to ask the client for input; rethrow it. */
 export function isInputRequired(error: unknown): boolean {
   return error instanceof InputRequiredSignal;
-}
-
-/** The MRTR bookkeeping of one modern attempt. */
-export interface Attempt {
-  /** Answers available to this attempt: from `requestState`, then `inputResponses`. */
-  answers: Record<string, unknown>;
-  /** Answers the handler used, to seal into the next `requestState`. */
-  consumed: Record<string, unknown>;
-  /** Input requests the handler made that have no answer yet. */
-  pending: Record<string, InputRequest>;
-  /** How many inputs of each kind the handler asked for without a key (made on first use). */
-  counters: Map<string, number> | undefined;
 }
 
 /** Everything a context needs to know about the request it serves. */
@@ -89,10 +78,10 @@ export class Context implements HandlerContext {
   onStartTask: (() => Promise<boolean>) | undefined;
 
   constructor(
-    private readonly call: CallInfo,
-    /** The MRTR attempt in a modern request; `undefined` in a legacy session. */
-    private readonly attempt: Attempt | undefined,
-    private readonly initialValues: Record<string, unknown> | undefined = undefined,
+    /** The request this context serves. */
+    readonly call: CallInfo,
+    /** The MRTR attempt of a modern `tools/call`, `prompts/get` or `resources/read`; else `undefined`. */
+    readonly attempt: MrtrAttempt | undefined,
   ) {}
 
   get client(): ClientView {
@@ -114,7 +103,7 @@ export class Context implements HandlerContext {
   }
 
   private valueMap(): Map<string, JsonValue> {
-    this.values ??= new Map(Object.entries(this.initialValues ?? {}) as Array<[string, JsonValue]>);
+    this.values ??= new Map(Object.entries(this.attempt?.values ?? {}) as Array<[string, JsonValue]>);
     return this.values;
   }
 
@@ -148,7 +137,7 @@ export class Context implements HandlerContext {
 
   /** The values set with `state.set`, to seal into `requestState`. */
   stateValues(): Record<string, unknown> {
-    if (this.values === undefined) return { ...this.initialValues };
+    if (this.values === undefined) return { ...this.attempt?.values };
     return Object.fromEntries(this.values);
   }
 

@@ -18,11 +18,12 @@ function isContentArray(value: unknown): value is Array<Record<string, unknown>>
 }
 
 /**
- * A tool handler's return value as a `CallToolResult`: a string is one text block, a content array passes
+ * A tool handler's return value as the wire `CallToolResult` (handler → wire; the client's
+ * `toToolResult` goes the other way): a string is one text block, a content array passes
  * through, an object with a content array is taken as a full result, `undefined` is an empty result and
  * anything else becomes `structuredContent` plus its JSON as text (for clients that read text only).
  */
-export function toToolResult(value: ToolReturn): Record<string, unknown> {
+export function toWireToolResult(value: ToolReturn): Record<string, unknown> {
   if (value === undefined || value === null) return { content: [] };
   if (typeof value === "string") return { content: [{ type: "text", text: value }] };
   if (isContentArray(value)) return { content: value };
