@@ -14,8 +14,10 @@ import {
   type CompleteResult,
   collectParamHeaders,
   type DetailedTask,
+  encodeHeaderValue,
   findXMcpHeaderProblem,
   type GetPromptResult,
+  Header,
   type Implementation,
   type InputRequests,
   type InputResponses,
@@ -33,6 +35,7 @@ import {
   McpErrorCode,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
+  mcpNameFor,
   type Prompt,
   type PromptReference,
   type ProtocolEra,
@@ -62,7 +65,7 @@ import {
   toWireError,
   withKey,
 } from "./internal/util.js";
-import { LEARN_ID, wrapTransport } from "./internal/wire.js";
+import { wrapTransport } from "./internal/wire.js";
 import {
   checkTimeout,
   currentRequestConfig,
@@ -77,7 +80,7 @@ import {
   type SubscriptionNotification,
 } from "./subscription.js";
 import { type ToolResult, toToolResult } from "./tool-result.js";
-import { eraHooks, normalizeSource, type Plan, type TransportSource } from "./transport-source.js";
+import { normalizeSource, type Plan, type TransportSource } from "./transport-source.js";
 
 /** How {@link Client.connect} picks the protocol era. */
 export type VersionNegotiation = "auto" | "modern" | "legacy";
@@ -252,6 +255,8 @@ interface Session {
   readonly inner: Transport;
   readonly peer: Peer;
   readonly httpLike: boolean;
+  /** The transport puts per-request headers on the wire (HTTP): the client computes them. */
+  readonly headers: boolean;
   era: ProtocolEra;
   version: string;
   declared: ClientCapabilities;
@@ -438,8 +443,9 @@ export function createClient(options: ClientOptions): Client {
     const s: Session = {
       inner,
       peer: undefined as unknown as Peer,
-      // A transport that can switch era is an HTTP one, even while its legacy era has no per-request stream.
-      httpLike: typeof eraHooks(inner).setEra === "function" || inner.traits?.perRequestStream === true,
+      // A transport that carries headers is an HTTP one, even while its legacy era has no per-request stream.
+      httpLike: inner.traits?.perRequestHeaders === true || inner.traits?.perRequestStream === true,
+      headers: inner.traits?.perRequestHeaders === true,
       era: "modern",
       version: preferredModern,
       declared: {},
@@ -454,6 +460,7 @@ export function createClient(options: ClientOptions): Client {
       reinit: undefined,
     };
     const wire = wrapTransport(inner, {
+      era: () => s.era,
       refuse: () =>
         state === "closing" || state === "closed"
           ? new ConnectionClosedError("The client is closing")
@@ -473,7 +480,6 @@ export function createClient(options: ClientOptions): Client {
       },
     });
     (s as { peer: Peer }).peer = peer;
-    eraHooks(inner).setParamHeaders?.((method, params) => paramHeaders(s, method, params));
     peer.onRequest("ping", () => ({}));
     // A handler the app gave answers its server request (legacy era; modern servers ask through MRTR).
     for (const [kind, method] of INPUT_METHODS) {
@@ -596,16 +602,15 @@ export function createClient(options: ClientOptions): Client {
     s.era = "modern";
     s.version = hint ?? (remembered?.era === "modern" ? remembered.protocolVersion : preferredModern);
     s.declared = declaredCapabilities("modern", s.version);
-    eraHooks(s.inner).setEra?.("modern");
     // -32022 names the versions to retry with; allow a couple of retries, never a loop.
     for (let attempt = 0; attempt < 3; attempt++) {
       const left = budget();
       let result: unknown;
       try {
-        result = await s.peer.request("server/discover", withMeta(s, {}), {
-          timeout: probing ? Math.min(probeTimeout, left) : left,
-          signal,
-        });
+        const probe: RequestOptions = { timeout: probing ? Math.min(probeTimeout, left) : left, signal };
+        const headers = wireHeaders(s, "server/discover", undefined);
+        if (headers) probe.headers = headers;
+        result = await s.peer.request("server/discover", withMeta(s, {}), probe);
       } catch (error) {
         if (signal.aborted) throw error;
         if (error instanceof JsonRpcError && error.code === McpErrorCode.UnsupportedProtocolVersion) {
@@ -667,13 +672,11 @@ export function createClient(options: ClientOptions): Client {
     s.serverInfo = isObject(info) ? (info as unknown as Implementation) : undefined;
     s.serverCapabilities = isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
     s.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
-    eraHooks(s.inner).setProtocolVersion?.(s.version);
     return true;
   }
 
   async function initialize(s: Session, budget: () => number, signal: AbortSignal): Promise<void> {
     s.era = "legacy";
-    eraHooks(s.inner).setEra?.("legacy");
     const version = remembered?.era === "legacy" ? remembered.protocolVersion : preferredLegacy;
     s.version = version;
     s.declared = declaredCapabilities("legacy", version);
@@ -694,7 +697,6 @@ export function createClient(options: ClientOptions): Client {
     }
     s.version = chosen;
     s.declared = declaredCapabilities("legacy", chosen);
-    eraHooks(s.inner).setProtocolVersion?.(chosen);
     s.serverInfo = isObject(result.serverInfo) ? (result.serverInfo as unknown as Implementation) : undefined;
     s.serverCapabilities = isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
     s.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
@@ -756,13 +758,29 @@ export function createClient(options: ClientOptions): Client {
 
   // ---- requests -------------------------------------------------------------------------------
 
-  /** The `Mcp-Param-*` headers of a modern `tools/call`, from the tool's schema in the last list. */
-  function paramHeaders(s: Session, method: string, raw: unknown): Record<string, string> | undefined {
-    if (s.era !== "modern" || method !== "tools/call" || !isObject(raw)) return undefined;
-    const tool = typeof raw.name === "string" ? toolIndex.get(raw.name) : undefined;
-    if (!tool) return undefined;
-    const headers = collectParamHeaders(tool.inputSchema, raw.arguments);
-    return Object.keys(headers).length > 0 ? headers : undefined;
+  let legacyHeaders: { version: string; headers: Record<string, string> } | undefined;
+
+  /**
+   * What a request needs on the wire of a transport that carries headers (HTTP), passed down with the send:
+   * modern `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and the `Mcp-Param-*` of a `tools/call` (from
+   * the tool's schema in the last list); legacy only the version (the transport keeps the session id).
+   */
+  function wireHeaders(s: Session, method: string, raw: unknown): Record<string, string> | undefined {
+    if (!s.headers) return undefined;
+    if (s.era !== "modern") {
+      if (legacyHeaders?.version !== s.version) {
+        legacyHeaders = { version: s.version, headers: { [Header.ProtocolVersion]: s.version } };
+      }
+      return legacyHeaders.headers;
+    }
+    const headers: Record<string, string> = { [Header.ProtocolVersion]: s.version, [Header.Method]: method };
+    const name = mcpNameFor(method, raw);
+    if (name !== undefined) headers[Header.Name] = encodeHeaderValue(name);
+    if (method === "tools/call" && isObject(raw)) {
+      const tool = typeof raw.name === "string" ? toolIndex.get(raw.name) : undefined;
+      if (tool) Object.assign(headers, collectParamHeaders(tool.inputSchema, raw.arguments));
+    }
+    return headers;
   }
 
   /** One exchange on a session: meta, timeouts, lock, and the retries the spec asks for. */
@@ -798,8 +816,15 @@ export function createClient(options: ClientOptions): Client {
     params: Record<string, unknown> | undefined,
     call: CallOptions | undefined,
     retried = false,
+    onId?: (id: JsonRpcId) => void,
   ): Promise<unknown> {
-    const peerOptions = requestOptionsFor(call);
+    let peerOptions = requestOptionsFor(call);
+    const headers = wireHeaders(s, method, params);
+    if (headers !== undefined || onId !== undefined) {
+      peerOptions = Object.assign({}, peerOptions);
+      if (headers !== undefined) peerOptions.headers = headers;
+      if (onId !== undefined) peerOptions.onId = onId;
+    }
     const release = lock && method !== "subscriptions/listen" ? await lock.acquire(call?.signal) : undefined;
     let result: unknown;
     try {
@@ -810,7 +835,7 @@ export function createClient(options: ClientOptions): Client {
         // A legacy Streamable HTTP session that expired (404): initialize again, once, and retry.
         if (s.era === "legacy" && isSessionExpired(error)) {
           await reinitialize(s, error);
-          return exchange(s, method, params, call, true);
+          return exchange(s, method, params, call, true, onId);
         }
         // A modern server that dropped our version names the ones to use.
         if (s.era === "modern" && error instanceof JsonRpcError) {
@@ -820,13 +845,13 @@ export function createClient(options: ClientOptions): Client {
             if (next) {
               s.version = next;
               s.declared = declaredCapabilities("modern", next);
-              return exchange(s, method, params, call, true);
+              return exchange(s, method, params, call, true, onId);
             }
           }
           // Mcp-Param headers built from a stale tool list: list again, then retry. @see SPEC.md §3.11
           if (error.code === McpErrorCode.HeaderMismatch && method === "tools/call" && s.httpLike) {
             await listAll("tools", { refresh: true });
-            return exchange(s, method, params, call, true);
+            return exchange(s, method, params, call, true, onId);
           }
         }
       }
@@ -1101,18 +1126,22 @@ export function createClient(options: ClientOptions): Client {
         stop = async () => {
           controller.abort(new ConnectionClosedError("The subscription was closed"));
         };
-        const params: Record<string | symbol, unknown> = {
-          notifications: copy,
-          [LEARN_ID]: (id: JsonRpcId) => {
+        exchange(
+          s,
+          "subscriptions/listen",
+          { notifications: copy },
+          {
+            timeout: Number.POSITIVE_INFINITY,
+            maxTotalTimeout: Number.POSITIVE_INFINITY,
+            signal: controller.signal,
+          },
+          false,
+          (id) => {
+            // Registered before the request leaves: the acknowledgement is tagged with this id.
             key = String(id);
             s.listens.set(key, control);
           },
-        };
-        exchange(s, "subscriptions/listen", params as Record<string, unknown>, {
-          timeout: Number.POSITIVE_INFINITY,
-          maxTotalTimeout: Number.POSITIVE_INFINITY,
-          signal: controller.signal,
-        }).then(
+        ).then(
           () => control.end(),
           (error: unknown) => control.end(controller.signal.aborted ? undefined : (error as Error)),
         );

@@ -267,22 +267,28 @@ describe("auto negotiation over an HTTP-like transport", () => {
     expect(legacy.requests("initialize")).toHaveLength(1);
   });
 
-  it("calls setEra / setProtocolVersion on an era-aware transport", async () => {
-    const r = await server(legacyHandlers(), { perRequestStream: true });
-    const calls: string[] = [];
+  it("passes each request's era headers down with the send on a transport that carries headers", async () => {
+    const r = await server({ ...legacyHandlers(), ping: () => ({}) }, { perRequestStream: true });
+    const sends: [string, unknown][] = [];
     const inner = r.transport;
-    const aware = Object.assign(Object.create(null), {
-      traits: inner.traits,
-      start: (sink: any) => inner.start(sink),
-      send: (m: any, o: any) => inner.send(m, o),
-      close: (reason?: Error) => inner.close(reason),
-      setEra: (era: string) => calls.push(`era:${era}`),
-      setProtocolVersion: (v: string) => calls.push(`version:${v}`),
-      setParamHeaders: () => calls.push("paramHeaders"),
-    }) as Transport;
+    const aware: Transport = {
+      traits: { perRequestStream: inner.traits.perRequestStream, perRequestHeaders: true },
+      start: (sink) => inner.start(sink),
+      send: (m, o) => {
+        if ("method" in m) sends.push([m.method, o?.headers]);
+        return inner.send(m, o);
+      },
+      close: (reason) => inner.close(reason),
+    };
     const c = client();
     await c.connect(aware);
-    expect(calls).toEqual(["paramHeaders", "era:modern", "era:legacy", "version:2025-11-25"]);
+    await c.ping();
+    expect(sends).toEqual([
+      ["server/discover", { "mcp-protocol-version": "2026-07-28", "mcp-method": "server/discover" }],
+      ["initialize", undefined],
+      ["notifications/initialized", undefined],
+      ["ping", { "mcp-protocol-version": "2025-11-25" }],
+    ]);
   });
 });
 

@@ -126,21 +126,25 @@ describe("x-mcp-header (modern HTTP)", () => {
     "tools/call": () => ({ resultType: "complete", content: [] }),
   };
 
-  it("drops tools with invalid annotations and feeds Mcp-Param headers to the transport", async () => {
+  it("drops tools with invalid annotations and passes Mcp-Param headers down with the send", async () => {
     const r = await responder(handlers, { perRequestStream: true });
     open.push(r);
-    let lookup: ((method: string, params: unknown) => Record<string, string> | undefined) | undefined;
+    const sent: Record<string, Readonly<Record<string, string>> | undefined> = {};
     const inner = r.transport;
-    const http: Transport & Record<string, unknown> = {
-      traits: inner.traits,
+    const http: Transport = {
+      traits: { perRequestStream: true, perRequestHeaders: true },
       start: (sink) => inner.start(sink),
-      send: (m, o) => inner.send(m, o),
-      close: (reason) => inner.close(reason),
-      setEra: () => {},
-      setProtocolVersion: () => {},
-      setParamHeaders: (fn: typeof lookup) => {
-        lookup = fn;
+      send: (m, o) => {
+        if ("method" in m && "id" in m) sent[`${m.method} ${JSON.stringify(m.params)}`] = o?.headers;
+        return inner.send(m, o);
       },
+      close: (reason) => inner.close(reason),
+    };
+    const headersOf = (method: string, params: Record<string, unknown>) => {
+      const key = Object.keys(sent).find(
+        (k) => k.startsWith(method) && k.includes(JSON.stringify(params).slice(1, -1)),
+      );
+      return key === undefined ? undefined : sent[key];
     };
     const dropped: Error[] = [];
     const c = createClient({ name: "t", version: "1", onError: (e) => dropped.push(e) });
@@ -148,14 +152,25 @@ describe("x-mcp-header (modern HTTP)", () => {
     await c.connect(http);
     expect((await c.listTools()).map((t) => t.name)).toEqual(["good"]);
     expect(dropped[0]!.message).toContain('"bad"');
-    expect(lookup!("tools/call", { name: "good", arguments: { region: "eu  west", n: 7 } })).toEqual({
+    await c.callTool("good", { region: "eu  west", n: 7 });
+    expect(headersOf("tools/call", { name: "good", arguments: { region: "eu  west", n: 7 } })).toEqual({
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "good",
       "mcp-param-region": "eu  west",
       "mcp-param-n": "7",
     });
-    expect(lookup!("tools/call", { name: "good", arguments: { region: "München", n: null } })).toEqual({
+    await c.callTool("good", { region: "München", n: null });
+    expect(headersOf("tools/call", { name: "good", arguments: { region: "München", n: null } })).toEqual({
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "good",
       "mcp-param-region": "=?base64?TcO8bmNoZW4=?=",
     });
-    expect(lookup!("tools/list", {})).toBeUndefined();
+    expect(headersOf("tools/list", {})).toEqual({
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/list",
+    });
   });
 
   it("keeps every tool over a stream transport (the rule is HTTP's)", async () => {

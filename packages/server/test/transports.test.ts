@@ -163,15 +163,7 @@ describe("Streamable HTTP on 127.0.0.1", () => {
   it("[transport:http-modern] modern requests: MRTR over one-shot transports, Mcp-Param headers checked", async () => {
     const url = await start();
     const peer = createPeer(
-      createStreamableHttpClientTransport({
-        url,
-        era: "modern",
-        protocolVersion: "2026-07-28",
-        paramHeaders: (method, params) =>
-          method === "tools/call" && (params as { name?: string }).name === "regional"
-            ? { "mcp-param-region": String((params as { arguments: { region: string } }).arguments.region) }
-            : undefined,
-      }),
+      createStreamableHttpClientTransport({ url, era: "modern", protocolVersion: "2026-07-28" }),
     );
     peers.push(peer);
     await peer.start();
@@ -191,11 +183,11 @@ describe("Streamable HTTP on 127.0.0.1", () => {
     expect(r2.content[0].text).toBe("hi Mo (modern)");
     expect(
       (
-        (await peer.request("tools/call", {
-          _meta: meta(),
-          name: "regional",
-          arguments: { region: "eu" },
-        })) as any
+        (await peer.request(
+          "tools/call",
+          { _meta: meta(), name: "regional", arguments: { region: "eu" } },
+          { headers: { "mcp-param-region": "eu" } },
+        )) as any
       ).content[0].text,
     ).toBe("region eu");
     // A header that disagrees with the body: 400 with -32020.

@@ -213,18 +213,13 @@ describe("modern client", () => {
   };
 
   it("sends MCP-Protocol-Version from _meta, Mcp-Method, an encoded Mcp-Name and Mcp-Param-* headers", async () => {
-    const { client, seen } = await setup(
-      {},
-      {
-        era: "modern",
-        paramHeaders: (method, params) =>
-          method === "tools/call"
-            ? { "mcp-param-region": String((params as any).arguments.region) }
-            : undefined,
-      },
-    );
+    const { client, seen } = await setup({}, { era: "modern" });
     const error = await client
-      .request("tools/call", { name: "héllo wörld", arguments: { region: "eu" }, _meta: META })
+      .request(
+        "tools/call",
+        { name: "héllo wörld", arguments: { region: "eu" }, _meta: META },
+        { headers: { "mcp-param-region": "eu" } },
+      )
       .catch((e: unknown) => e);
     // The test app has no tools/call: the 404 + -32601 body arrives as the request's error.
     expect(error).toBeInstanceOf(JsonRpcError);

@@ -1,27 +1,29 @@
-import type { Ajv2020, ValidateFunction } from "ajv/dist/2020.js";
+import {
+  type CompiledJsonSchema,
+  createJsonSchemaValidator,
+  type JsonSchema,
+  type JsonSchemaValidator,
+  type JsonSchemaVerdict,
+} from "@mcpkit/protocol";
 import { OutputValidationError } from "../errors.js";
 
-type Entry = { validate: ValidateFunction } | { error: string };
-
-type AjvConstructor = new (options: Record<string, unknown>) => Ajv2020;
-let loading: Promise<AjvConstructor> | undefined;
-
-// ajv is loaded on first use only: importing it costs more than the rest of the client.
-function loadAjv(): Promise<AjvConstructor> {
-  loading ??= import("ajv/dist/2020.js").then((m) => m.Ajv2020 as unknown as AjvConstructor);
-  return loading;
-}
+type Entry = { compiled: CompiledJsonSchema } | { error: string };
 
 /**
  * Output-schema validators of the tools from the last `tools/list`, compiled once per tool on first use
- * (so listing stays cheap, and ajv is loaded only by a client that meets an output schema). Ajv never
- * fetches a `$ref`: a network reference stays unresolved, the schema fails to compile, and the check
- * reports that.
+ * (so listing stays cheap). Compiled by the client's {@link JsonSchemaValidator}: the one given, else
+ * protocol's default, the same the server uses (the built-in subset, and ajv loaded only by a client that
+ * meets a schema outside it). Nothing is ever fetched: a schema with a network `$ref` cannot be compiled,
+ * and the check reports that.
  */
 export class OutputValidators {
-  private ajv: Ajv2020 | undefined;
+  private readonly validator: JsonSchemaValidator;
   private schemas = new Map<string, unknown>();
   private compiled = new Map<string, Entry>();
+
+  constructor(validator?: JsonSchemaValidator) {
+    this.validator = validator ?? createJsonSchemaValidator();
+  }
 
   /** Replaces the known output schemas (tools without one are absent). */
   reset(tools: ReadonlyArray<{ name: string; outputSchema?: unknown }>): void {
@@ -54,36 +56,25 @@ export class OutputValidators {
     }
     let entry = this.compiled.get(tool);
     if (!entry) {
-      const Ajv = await loadAjv();
-      // validateSchema off: servers declare other dialects in `$schema` (SDK v1 emits draft-07), which
-      // Ajv2020 would refuse to compile; their keywords are checked with 2020-12 semantics.
-      this.ajv ??= new Ajv({ strict: false, validateFormats: false, validateSchema: false });
       try {
-        entry = { validate: this.ajv.compile(schema as object) };
+        entry = { compiled: this.validator.compile(schema as JsonSchema) };
       } catch (error) {
         entry = { error: error instanceof Error ? error.message : String(error) };
-      } finally {
-        // Ajv caches by schema object for ever; each list brings new schemas, so drop it (we keep our own).
-        try {
-          this.ajv.removeSchema(schema as object);
-        } catch {
-          // Nothing was cached.
-        }
       }
-      // A later reset() may have replaced the maps while ajv loaded; cache only into the current one.
-      if (this.schemas.get(tool) === schema) this.compiled.set(tool, entry);
+      this.compiled.set(tool, entry);
     }
-    if ("error" in entry) {
-      throw new OutputValidationError(
-        tool,
-        `The outputSchema of tool "${tool}" cannot be used: ${entry.error}`,
-      );
+    const cannotBeUsed = (detail: string) =>
+      new OutputValidationError(tool, `The outputSchema of tool "${tool}" cannot be used: ${detail}`);
+    if ("error" in entry) throw cannotBeUsed(entry.error);
+    let verdict: JsonSchemaVerdict;
+    try {
+      verdict = await entry.compiled.validate(structured);
+    } catch (error) {
+      // A compile error found after `compile` returned (the default's ajv compiles in the background).
+      throw cannotBeUsed(error instanceof Error ? error.message : String(error));
     }
-    if (!entry.validate(structured)) {
-      const errors = (entry.validate.errors ?? []).map((e) => ({
-        instancePath: e.instancePath,
-        message: e.message ?? "invalid",
-      }));
+    if (!verdict.ok) {
+      const errors = verdict.errors.map((e) => ({ instancePath: e.instancePath, message: e.message }));
       const first = errors[0];
       throw new OutputValidationError(
         tool,

@@ -1,14 +1,16 @@
-import type { JsonRpcId, JsonRpcMessage, JsonRpcRequest, SendOptions, Transport } from "@mcpkit/jsonrpc";
-
-/**
- * A symbol key a caller puts on a request's params to learn the JSON-RPC id the peer gives it (the peer
- * allocates ids itself). The wire wrapper calls the function with the id and strips the key before the
- * message leaves; `JSON.stringify` would drop it anyway.
- */
-export const LEARN_ID: unique symbol = Symbol("mcpkit.client.learnId");
+import type {
+  JsonRpcMessage,
+  JsonRpcRequest,
+  SendOptions,
+  Transport,
+  TransportTraits,
+} from "@mcpkit/jsonrpc";
+import type { ProtocolEra } from "@mcpkit/protocol";
 
 /** What the client adds between its peer and the user's transport. */
 export interface WireHooks {
+  /** The era the client speaks on this connection now. */
+  era(): ProtocolEra;
   /** An error to refuse every send with (the client is closing), or undefined. */
   refuse(): Error | undefined;
   /**
@@ -19,33 +21,39 @@ export interface WireHooks {
 }
 
 /**
- * Wraps the user's transport for the client's peer. It forwards everything, and: learns request ids for
- * callers that asked ({@link LEARN_ID}), refuses sends while the client
- * closes, and sends the explicit cancel that a legacy-era transport with a stream per request needs.
+ * Wraps the user's transport for the client's peer. It forwards everything, and: refuses sends while the
+ * client closes, and sends the explicit cancel that a legacy-era transport with a stream per request needs.
+ *
+ * Its traits answer for the era the client negotiated: on a transport that carries headers (HTTP) a
+ * request has a stream of its own exactly in the modern era. The transport itself learns the era only
+ * from the request it is sent, which is too late for the peer, which decides before the send whether an
+ * abort closes the stream or sends `notifications/cancelled`.
  */
 export function wrapTransport(inner: Transport, hooks: WireHooks): Transport {
+  const innerTraits = inner.traits;
+  const traits: TransportTraits =
+    innerTraits?.perRequestHeaders === true
+      ? {
+          get perRequestStream() {
+            return hooks.era() === "modern";
+          },
+          perRequestHeaders: true,
+        }
+      : innerTraits;
   return {
-    traits: inner.traits,
+    traits,
     start: (sink) => inner.start(sink),
     close: (reason) => inner.close(reason),
     // Not async: the common case hands the inner transport's promise straight back.
     send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
       const refusal = hooks.refuse();
       if (refusal) return Promise.reject(refusal);
-      if (!("method" in message) || !("id" in message)) return sendSafely(inner, message, options);
-      let request = message as JsonRpcRequest;
-      const params = request.params as Record<string | symbol, unknown> | undefined;
-      if (params && typeof params === "object" && LEARN_ID in params) {
-        const { [LEARN_ID]: learn, ...rest } = params;
-        request = { ...request, params: rest as Record<string, unknown> };
-        try {
-          (learn as (id: JsonRpcId) => void)(request.id);
-        } catch (error) {
-          return Promise.reject(error);
-        }
-      }
       const signal = options?.signal;
-      if (signal && inner.traits.perRequestStream && hooks.explicitCancel(request.method)) {
+      if (signal === undefined || !("method" in message) || !("id" in message)) {
+        return sendSafely(inner, message, options);
+      }
+      const request = message as JsonRpcRequest;
+      if (traits.perRequestStream && hooks.explicitCancel(request.method)) {
         const id = request.id;
         signal.addEventListener(
           "abort",
