@@ -53,17 +53,17 @@ export interface StreamableHttpClientTransportOptions {
   bodyReader?: ResponseBodyReader;
   authProvider?: HttpAuthProvider;
   /**
-   * `legacy`: sessions (`Mcp-Session-Id`), the GET stream, resumption, `notifications/cancelled`.
-   * `modern` (2026-07-28): `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` headers, a stream per request.
-   * Default: the era of `protocolVersion`, else `legacy`.
+   * The era to start in. `legacy`: sessions (`Mcp-Session-Id`), the GET stream, resumption,
+   * `notifications/cancelled`. `modern` (2026-07-28): `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` headers, a
+   * stream per request. Default: the era of `protocolVersion`, else `legacy`. Afterwards the era follows
+   * what comes down with the sends: the `MCP-Protocol-Version` a request's `SendOptions.headers` carry,
+   * and `initialize` (legacy).
    */
   era?: "legacy" | "modern";
-  /** The protocol version to announce in `MCP-Protocol-Version` (legacy: after initialize). */
+  /** The protocol version to announce in `MCP-Protocol-Version` until a send or an initialize result names one. */
   protocolVersion?: string;
   /** Join an existing legacy session instead of starting one with `initialize`. */
   sessionId?: string;
-  /** Modern: the `Mcp-Param-*` headers of a request (names lower-case, values already encoded). */
-  paramHeaders?: (method: string, params: unknown) => Record<string, string> | undefined;
   /** Legacy: open the standalone GET stream once the session is initialized. Default true. */
   openStandaloneStream?: boolean;
   reconnect?: ReconnectOptions;
@@ -79,14 +79,10 @@ export interface StreamableHttpClientTransportOptions {
 export interface StreamableHttpClientTransport extends Transport {
   /** The legacy session id, once the initialize response issued one. */
   readonly sessionId: string | undefined;
+  /** The era of the last request sent (see {@link StreamableHttpClientTransportOptions.era}). */
   readonly era: "legacy" | "modern";
+  /** The version last sent as `MCP-Protocol-Version` or chosen by an initialize result. */
   readonly protocolVersion: string | undefined;
-  /** Sets the negotiated version (sent as `MCP-Protocol-Version`); a modern version switches the era to modern. */
-  setProtocolVersion(version: string): void;
-  /** Switches era (the client does this after negotiation). */
-  setEra(era: "legacy" | "modern"): void;
-  /** Sets or clears the `Mcp-Param-*` lookup. */
-  setParamHeaders(fn: StreamableHttpClientTransportOptions["paramHeaders"] | undefined): void;
   /** Legacy: DELETEs the session (bounded by `closeTimeout`) and forgets it; the transport stays open. */
   terminateSession(): Promise<void>;
 }
@@ -136,9 +132,11 @@ async function boundedText(response: Response): Promise<string> {
  * Legacy: captures `Mcp-Session-Id` from the initialize response and sends it with
  * `MCP-Protocol-Version` afterwards; opens the GET stream after `notifications/initialized` (405
  * tolerated); resumes broken streams with `Last-Event-ID` after the server's `retry`; DELETEs the
- * session on close. Modern: `MCP-Protocol-Version` (from the request's `_meta`), `Mcp-Method`,
- * `Mcp-Name` and `Mcp-Param-*`; `traits.perRequestStream` is true, so aborting a request aborts its
- * fetch, which is the cancellation.
+ * session on close. Modern: `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name` and `Mcp-Param-*` as the
+ * request's `SendOptions.headers` give them (`@mcpkit/client` computes them); a header left out is filled
+ * in from the message (the version from its `_meta`); `traits.perRequestStream` is true, so aborting a
+ * request aborts its fetch, which is the cancellation. Nothing is called back: the era follows the
+ * `MCP-Protocol-Version` that comes down with each request (an `initialize` is legacy).
  * @see SPEC.md §3.11, §4.8
  */
 export function createStreamableHttpClientTransport(
@@ -157,12 +155,11 @@ export function createStreamableHttpClientTransport(
   };
   const onError = options.onError ?? (() => {});
   const closeTimeout = options.closeTimeout ?? 3000;
-  // Mutable session state: the client package negotiates the era and version, this transport applies them.
+  // Mutable session state, learnt from what comes down with the sends (the client negotiates the era).
   let protocolVersion = options.protocolVersion;
   let era: "legacy" | "modern" =
     options.era ?? (protocolVersion !== undefined && isModernVersion(protocolVersion) ? "modern" : "legacy");
   let sessionId = options.sessionId;
-  let paramHeaders = options.paramHeaders;
   let sink: TransportSink | undefined;
   let closed = false;
   // Aborted on close: every fetch, read and reconnection delay listens to it.
@@ -172,6 +169,7 @@ export function createStreamableHttpClientTransport(
     get perRequestStream() {
       return era === "modern";
     },
+    perRequestHeaders: true,
   };
 
   // The server's `retry` wins (SEP-1699: the client MUST honour it); otherwise grow the delay per failure.
@@ -225,12 +223,13 @@ export function createStreamableHttpClientTransport(
     lastEventId: string,
     body: string | undefined,
     signal: AbortSignal,
+    given?: Readonly<HeaderMap>,
   ): Promise<Response> {
     for (let attempt = 0; ; attempt++) {
       let response: Response;
       try {
         // Built per attempt: a retry after 401 takes fresh auth headers.
-        const built = message !== undefined ? postHeaders(message) : getHeaders(lastEventId);
+        const built = message !== undefined ? postHeaders(message, given) : getHeaders(lastEventId);
         const init: RequestInit = { method, headers: built instanceof Promise ? await built : built, signal };
         if (body !== undefined) init.body = body;
         response = await doFetch(url, init);
@@ -283,17 +282,20 @@ export function createStreamableHttpClientTransport(
     };
   }
 
-  function postHeaders(message: JsonRpcMessage): HeaderMap | Promise<HeaderMap> {
+  function postHeaders(
+    message: JsonRpcMessage,
+    given: Readonly<HeaderMap> | undefined,
+  ): HeaderMap | Promise<HeaderMap> {
     const auth = options.authProvider?.headers();
     if (auth && typeof (auth as PromiseLike<unknown>).then === "function") {
       return Promise.resolve(auth).then((value) => {
         const headers = startHeaders(value);
-        addPostHeaders(headers, message);
+        addPostHeaders(headers, message, given);
         return headers;
       });
     }
     const headers = startHeaders(auth as HeaderMap | undefined);
-    addPostHeaders(headers, message);
+    addPostHeaders(headers, message, given);
     return headers;
   }
 
@@ -309,28 +311,35 @@ export function createStreamableHttpClientTransport(
     return lastEncodedName;
   }
 
-  function addPostHeaders(headers: HeaderMap, message: JsonRpcMessage): void {
+  function addPostHeaders(
+    headers: HeaderMap,
+    message: JsonRpcMessage,
+    given: Readonly<HeaderMap> | undefined,
+  ): void {
     headers["content-type"] = "application/json";
     headers.accept = "application/json, text/event-stream";
     if (era === "modern") {
-      // The header must equal `_meta`'s version (else 400 -32020), so it is read from the message itself.
+      // What the caller left out is filled in from the message (a bare Peer passes no headers).
       const m = message as { method?: string; params?: unknown };
-      const meta = (m.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-      const metaVersion = meta?.[MetaKey.ProtocolVersion];
-      const version = typeof metaVersion === "string" ? metaVersion : protocolVersion;
-      if (version !== undefined) headers[Header.ProtocolVersion] = version;
-      if (m.method !== undefined) {
+      if (given?.[Header.ProtocolVersion] === undefined) {
+        // The header must equal `_meta`'s version (else 400 -32020), so it is read from the message itself.
+        const meta = (m.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
+        const metaVersion = meta?.[MetaKey.ProtocolVersion];
+        const version = typeof metaVersion === "string" ? metaVersion : protocolVersion;
+        if (version !== undefined) headers[Header.ProtocolVersion] = version;
+      }
+      if (m.method !== undefined && given?.[Header.Method] === undefined) {
         headers[Header.Method] = m.method;
         const name = mcpNameFor(m.method, m.params);
         if (name !== undefined) headers[Header.Name] = encodeName(name);
-        const params = paramHeaders?.(m.method, m.params);
-        if (params) Object.assign(headers, params);
       }
+      if (given !== undefined) Object.assign(headers, given);
     } else {
       if (sessionId !== undefined) headers[Header.SessionId] = sessionId;
       // initialize negotiates the version, so it carries no version header.
       const isInitialize = (message as { method?: string }).method === "initialize";
       if (protocolVersion !== undefined && !isInitialize) headers[Header.ProtocolVersion] = protocolVersion;
+      if (given !== undefined) Object.assign(headers, given);
     }
   }
 
@@ -502,6 +511,21 @@ export function createStreamableHttpClientTransport(
       });
   }
 
+  /**
+   * Takes the era and version a request's headers name: the client negotiates, and says so with every
+   * request it sends down. `initialize` is legacy by definition (it carries no version header).
+   */
+  function follow(method: string, given: Readonly<HeaderMap> | undefined): void {
+    if (method === "initialize") {
+      era = "legacy";
+      return;
+    }
+    const version = given?.[Header.ProtocolVersion];
+    if (version === undefined) return;
+    protocolVersion = version;
+    era = isModernVersion(version) ? "modern" : "legacy";
+  }
+
   async function send(message: JsonRpcMessage, sendOptions?: SendOptions): Promise<void> {
     if (closed) throw new ConnectionClosedError("The HTTP transport is closed");
     if (!sink) throw new Error("StreamableHttpClientTransport.send() before start()");
@@ -510,9 +534,10 @@ export function createStreamableHttpClientTransport(
     const link = linkSignal(req ? sendOptions?.signal : undefined);
     const signal = link instanceof LightSignal ? (link as unknown as AbortSignal) : link.signal;
     try {
+      if (req !== undefined) follow(req.method, sendOptions?.headers);
       const sentSession = era === "legacy" ? sessionId : undefined;
       const body = JSON.stringify(message);
-      const response = await request("POST", message, "", body, signal);
+      const response = await request("POST", message, "", body, signal, sendOptions?.headers);
       if (era === "legacy" && req?.method === "initialize") {
         const issued = response.headers.get(Header.SessionId);
         if (issued) sessionId = issued;
@@ -623,16 +648,6 @@ export function createStreamableHttpClientTransport(
     },
     get protocolVersion() {
       return protocolVersion;
-    },
-    setProtocolVersion(version: string) {
-      protocolVersion = version;
-      if (isModernVersion(version)) era = "modern";
-    },
-    setEra(value) {
-      era = value;
-    },
-    setParamHeaders(fn) {
-      paramHeaders = fn;
     },
     terminateSession,
     async start(s: TransportSink) {
