@@ -1,10 +1,10 @@
 // What the conformance client does per scenario: @mcpkit/client over the Streamable HTTP client
 // transport, and for each scenario the few calls the suite expects of a client (read from the suite's
-// src/scenarios/client). auth/* scenarios belong to apps/conformance-auth-client; the `authProvider`
-// hook below is where credentials would be passed to the transport.
+// src/scenarios/client). auth/* scenarios belong to apps/conformance-auth-client; the `withCredentials`
+// hook below is where credentials would wrap the transport's fetch (as `withAuth` from @mcpkit/auth does).
 import { type Client, createClient } from "@mcpkit/client";
 import { isModernVersion, type JsonSchema, type Tool } from "@mcpkit/protocol";
-import { createStreamableHttpClientTransport, type HttpAuthProvider } from "@mcpkit/transport-http";
+import { createStreamableHttpClientTransport } from "@mcpkit/transport-http";
 
 interface ToolCall {
   name: string;
@@ -110,9 +110,14 @@ const fallback: Scenario = async (client) => {
   await callEvery(client, await client.listTools());
 };
 
-/** Where an OAuth provider would plug in (auth scenarios are apps/conformance-auth-client's). */
-function authProvider(_scenario: string, _context: Context): HttpAuthProvider | undefined {
-  return undefined;
+type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+
+/**
+ * Where OAuth would plug in, as a wrapper around the fetch (`withAuth(provider, { fetch })`); auth
+ * scenarios are apps/conformance-auth-client's, so here the fetch goes out as it is.
+ */
+function withCredentials(fetch: FetchLike, _scenario: string, _context: Context): FetchLike {
+  return fetch;
 }
 
 const started = Date.now();
@@ -151,7 +156,6 @@ export async function run(url: string, env: NodeJS.ProcessEnv): Promise<void> {
     onError: (error) => console.error(`[client] ${error.message}`),
     onNotification: (n) => trace(`notification ${n.method}`),
   });
-  const auth = authProvider(scenario, context);
   try {
     trace(`${scenario} at ${revision}: connecting to ${url}`);
     const fetchTraced = async (input: string | URL | Request, init?: RequestInit) => {
@@ -162,11 +166,8 @@ export async function run(url: string, env: NodeJS.ProcessEnv): Promise<void> {
       trace(`<- ${what} ${response.status}`);
       return response;
     };
-    await client.connect(() =>
-      createStreamableHttpClientTransport(
-        auth ? { url, authProvider: auth, fetch: fetchTraced } : { url, fetch: fetchTraced },
-      ),
-    );
+    const transportFetch = withCredentials(fetchTraced, scenario, context);
+    await client.connect(() => createStreamableHttpClientTransport({ url, fetch: transportFetch }));
     trace(`connected: ${client.era} ${client.protocolVersion}`);
     await (scenarios[scenario] ?? fallback)(client, context);
     trace("done");

@@ -1,10 +1,9 @@
 /**
- * The hook an HTTP client transport calls to authorize its requests. It is a superset of the
- * `HttpAuthProvider` of `@mcpkit/transport-http` (`headers()` / `onUnauthorized(response)`), so an
- * implementation plugs in there directly; a transport that also passes the request to `headers`, calls
- * `onUnauthorized` on 403 too, retries while it answers true (bounded), and reports every response to
- * `onResponse` gets DPoP and step-up authorization as well. {@link withAuth} does all of that around any
- * `fetch`.
+ * What {@link withAuth} asks to authorize HTTP requests: headers per request, what to do on a 401/403,
+ * and every response to see. `withAuth(provider, { fetch })` is the one place a client transport's
+ * requests get credentials (the transports take a `fetch` and have no auth hook of their own): it passes
+ * the request to `headers`, calls `onUnauthorized` on 401 and 403, re-sends while it answers true
+ * (bounded), and reports every response to `onResponse`, which gives DPoP and step-up authorization too.
  */
 export interface AuthProvider {
   /**

@@ -76,6 +76,15 @@ describe("withAuth", () => {
     expect(seen).toHaveLength(3);
   });
 
+  it("with maxRetries 1, re-sends once after a 401 and then returns the next 401 as it is", async () => {
+    statuses = [401, 401];
+    const provider = counting(true);
+    const res = await withAuth(provider, { maxRetries: 1 })(url, { method: "GET" });
+    expect(res.status).toBe(401);
+    expect(seen.map((s) => s.authorization)).toEqual(["Bearer t0", "Bearer t1"]);
+    expect(provider.challenged).toEqual(["Bearer t0"]);
+  });
+
   it("does not replay a stream body", async () => {
     statuses = [401];
     const body = new ReadableStream({

@@ -1,13 +1,10 @@
 import { type AuthProvider, withAuth } from "@mcpkit/auth";
 import { type Client, type ClientOptions, type ConnectOptions, createClient } from "@mcpkit/client";
 import type { Transport } from "@mcpkit/jsonrpc";
-import {
-  createSseClientTransport,
-  createStreamableHttpClientTransport,
-  type HttpAuthProvider,
-} from "@mcpkit/transport-http";
-import { createNodeFetch } from "@mcpkit/transport-http/node";
+import { createSseClientTransport, createStreamableHttpClientTransport } from "@mcpkit/transport-http";
+import { createNodeFetch, type FetchLike, nodeBodyReader } from "@mcpkit/transport-http/node";
 import { type SpawnStdioTransportOptions, spawnStdioTransport } from "@mcpkit/transport-stdio";
+import { withBearerToken } from "./bearer-fetch.js";
 
 /** A server launched as a child process and spoken to over stdio. */
 export interface CommandTarget {
@@ -33,17 +30,22 @@ export interface ConnectTargetOptions
   version?: string;
   /** HTTP: headers on every request. */
   headers?: Record<string, string>;
-  /** HTTP: sent as `Authorization: Bearer <token>`. */
+  /**
+   * HTTP: sent as `Authorization: Bearer <token>` on every request (a fetch wrapper around `fetch`, outside
+   * `oauth`'s: once OAuth holds a token, its own wins).
+   */
   bearerToken?: string;
   /**
-   * HTTP: OAuth (`createOAuthProvider(…)` from `@mcpkit/auth`): tokens are obtained, attached, refreshed
-   * and stepped up as the server's challenges ask, DPoP included.
+   * HTTP: OAuth (`createOAuthProvider(…)` from `@mcpkit/auth`), or any `AuthProvider`: the fetch is
+   * wrapped with `withAuth`, so tokens are obtained, attached, refreshed and stepped up as the server's
+   * challenges ask (a 401/403 is answered and the request re-sent), DPoP included.
    */
   oauth?: AuthProvider;
-  /** HTTP: a minimal auth hook of the transport itself (headers, one retry on 401). Prefer `oauth`. */
-  authProvider?: HttpAuthProvider;
-  /** HTTP: a fetch to use instead of the global one. */
-  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  /**
+   * HTTP: a fetch to use instead of mcpkit's (on Node, `createNodeFetch`'s keep-alive agents). Auth of
+   * your own goes here too, as a wrapper: `fetch: withAuth(provider)`.
+   */
+  fetch?: FetchLike;
   /** stdio: where the child's stderr goes. Default `inherit`. */
   stderr?: SpawnStdioTransportOptions["stderr"];
   /** stdio: pass the parent's environment to the child (default true). */
@@ -83,7 +85,6 @@ export async function connect(
   const {
     headers,
     bearerToken,
-    authProvider,
     oauth,
     fetch,
     stderr,
@@ -102,17 +103,21 @@ export async function connect(
     await client.connect(target, { ...withSignal, ...(serverKey === undefined ? {} : { serverKey }) });
   } else if (typeof target === "string" || target instanceof URL) {
     const url = new URL(String(target));
-    const allHeaders: Record<string, string> = { ...headers };
-    if (bearerToken !== undefined) allHeaders.Authorization = `Bearer ${bearerToken}`;
     // On Node, node:http keep-alive agents instead of the global fetch: far less work per request.
     const nodeFetch = fetch ? undefined : createNodeFetch();
-    const transportFetch = fetch ?? nodeFetch!;
+    // Auth is one seam: wrappers around the fetch. The bearer token goes outermost, so OAuth's header wins.
+    let authFetch: FetchLike = fetch ?? nodeFetch!;
+    if (oauth) authFetch = withAuth(oauth, { fetch: authFetch });
+    if (bearerToken !== undefined) authFetch = withBearerToken(bearerToken, authFetch);
     const base = {
       url,
-      headers: allHeaders,
-      fetch: oauth ? withAuth(oauth, { fetch: transportFetch }) : transportFetch,
-      ...(authProvider ? { authProvider } : {}),
+      headers: { ...headers },
+      fetch: authFetch,
+      // Reads createNodeFetch's SSE replies from the socket (it declines the responses of any other fetch).
+      bodyReader: nodeBodyReader,
     };
+    // The keep-alive sockets of the fetch made here are closed with the client. Still a replaced
+    // close(): to go once createClient takes a close hook (ClientOptions.onClose), see issue 15.
     if (nodeFetch) {
       const close = client.close.bind(client);
       client.close = async () => {

@@ -17,14 +17,6 @@ import { ACCEPTS_LIGHT_SIGNAL, LightSignal } from "./internal/light-signal.js";
 import { cursorParser, type SseCursor, settleCursor } from "./internal/sse-read.js";
 import type { SseEvent } from "./sse-parser.js";
 
-/** Adds credentials to requests; the OAuth flow itself lives elsewhere. */
-export interface HttpAuthProvider {
-  /** Headers for the next request (e.g. `{ authorization: "Bearer …" }`); called for every request. */
-  headers(): Record<string, string> | undefined | Promise<Record<string, string> | undefined>;
-  /** Called on a 401; resolve true to retry the request once with fresh `headers()`. */
-  onUnauthorized?(response: Response): boolean | Promise<boolean>;
-}
-
 /** Reconnection of SSE streams (legacy GET stream, resumption of a broken POST stream). */
 export interface ReconnectOptions {
   /** Delay before the first reconnection when the server sent no `retry`. Default 1000 ms. */
@@ -43,7 +35,11 @@ export interface StreamableHttpClientTransportOptions {
   url: string | URL;
   /** Extra headers on every request. */
   headers?: Record<string, string>;
-  /** The fetch to use (default the global one); tests route it into a handler without a socket. */
+  /**
+   * The fetch to use (default the global one); tests route it into a handler without a socket.
+   * Authorization is a fetch wrapper here: `withAuth(provider, { fetch })` from `@mcpkit/auth` adds the
+   * provider's headers and answers a 401/403 by re-sending; a fixed token fits in `headers`.
+   */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /**
    * Reads response bodies the fetch's own way (default: `response.body`, a Web stream). With
@@ -51,7 +47,6 @@ export interface StreamableHttpClientTransportOptions {
    * read from the socket's stream directly, and one that arrived whole is parsed in one pass.
    */
   bodyReader?: ResponseBodyReader;
-  authProvider?: HttpAuthProvider;
   /**
    * The era to start in. `legacy`: sessions (`Mcp-Session-Id`), the GET stream, resumption,
    * `notifications/cancelled`. `modern` (2026-07-28): `Mcp-Method`/`Mcp-Name`/`Mcp-Param-*` headers, a
@@ -180,26 +175,16 @@ export function createStreamableHttpClientTransport(
 
   type HeaderMap = Record<string, string>;
 
-  /** A fresh map of the extra and auth headers, then `add` — synchronous unless auth is asynchronous. */
-  function baseHeaders(add: (headers: HeaderMap) => void): HeaderMap | Promise<HeaderMap> {
-    const auth = options.authProvider?.headers();
-    if (auth && typeof (auth as PromiseLike<unknown>).then === "function") {
-      return Promise.resolve(auth).then((value) => {
-        const headers = startHeaders(value);
-        add(headers);
-        return headers;
-      });
-    }
-    const headers = startHeaders(auth as HeaderMap | undefined);
+  /** A fresh map of the extra headers, then `add`. */
+  function baseHeaders(add: (headers: HeaderMap) => void): HeaderMap {
+    const headers = startHeaders();
     add(headers);
     return headers;
   }
 
   /** Not a spread: a spread copy that then gets more keys costs a hidden class of its own per request. */
-  function startHeaders(auth: HeaderMap | undefined): HeaderMap {
-    const headers: HeaderMap = Object.assign({}, extraHeaders);
-    if (auth) Object.assign(headers, auth);
-    return headers;
+  function startHeaders(): HeaderMap {
+    return Object.assign({}, extraHeaders);
   }
 
   function deliver(value: unknown): void {
@@ -216,7 +201,7 @@ export function createStreamableHttpClientTransport(
     return error;
   }
 
-  /** One HTTP exchange with the 401 retry; maps a failed fetch to the right error. */
+  /** One HTTP exchange; maps a failed fetch to the right error. Auth and its retries are the fetch's. */
   async function request(
     method: string,
     message: JsonRpcMessage | undefined,
@@ -225,25 +210,17 @@ export function createStreamableHttpClientTransport(
     signal: AbortSignal,
     given?: Readonly<HeaderMap>,
   ): Promise<Response> {
-    for (let attempt = 0; ; attempt++) {
-      let response: Response;
-      try {
-        // Built per attempt: a retry after 401 takes fresh auth headers.
-        const built = message !== undefined ? postHeaders(message, given) : getHeaders(lastEventId);
-        const init: RequestInit = { method, headers: built instanceof Promise ? await built : built, signal };
-        if (body !== undefined) init.body = body;
-        response = await doFetch(url, init);
-      } catch (error) {
-        if (signal.aborted) throw signal.reason;
-        throw new TransportError(`HTTP ${method} ${url.href} failed`, { cause: error });
-      }
-      if (response.status === 401 && attempt === 0 && options.authProvider?.onUnauthorized) {
-        if (await options.authProvider.onUnauthorized(response)) {
-          discard(response);
-          continue;
-        }
-      }
-      return response;
+    const init: RequestInit = {
+      method,
+      headers: message !== undefined ? postHeaders(message, given) : getHeaders(lastEventId),
+      signal,
+    };
+    if (body !== undefined) init.body = body;
+    try {
+      return await doFetch(url, init);
+    } catch (error) {
+      if (signal.aborted) throw signal.reason;
+      throw new TransportError(`HTTP ${method} ${url.href} failed`, { cause: error });
     }
   }
 
@@ -282,19 +259,8 @@ export function createStreamableHttpClientTransport(
     };
   }
 
-  function postHeaders(
-    message: JsonRpcMessage,
-    given: Readonly<HeaderMap> | undefined,
-  ): HeaderMap | Promise<HeaderMap> {
-    const auth = options.authProvider?.headers();
-    if (auth && typeof (auth as PromiseLike<unknown>).then === "function") {
-      return Promise.resolve(auth).then((value) => {
-        const headers = startHeaders(value);
-        addPostHeaders(headers, message, given);
-        return headers;
-      });
-    }
-    const headers = startHeaders(auth as HeaderMap | undefined);
+  function postHeaders(message: JsonRpcMessage, given: Readonly<HeaderMap> | undefined): HeaderMap {
+    const headers = startHeaders();
     addPostHeaders(headers, message, given);
     return headers;
   }
@@ -343,7 +309,7 @@ export function createStreamableHttpClientTransport(
     }
   }
 
-  function getHeaders(lastEventId: string): HeaderMap | Promise<HeaderMap> {
+  function getHeaders(lastEventId: string): HeaderMap {
     return baseHeaders((headers) => {
       headers.accept = "text/event-stream";
       if (sessionId !== undefined) headers[Header.SessionId] = sessionId;
@@ -627,7 +593,7 @@ export function createStreamableHttpClientTransport(
     standalone = undefined;
     const signal = AbortSignal.timeout(closeTimeout);
     try {
-      const headers = await baseHeaders((h) => {
+      const headers = baseHeaders((h) => {
         h[Header.SessionId] = id;
         if (protocolVersion !== undefined) h[Header.ProtocolVersion] = protocolVersion;
       });

@@ -1,7 +1,6 @@
 export type { ResponseBodyReader } from "./body-reader.js";
 export {
   createStreamableHttpClientTransport,
-  type HttpAuthProvider,
   type ReconnectOptions,
   type StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,

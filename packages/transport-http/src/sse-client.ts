@@ -8,7 +8,6 @@ import {
   type TransportTraits,
 } from "@mcpkit/jsonrpc";
 import { discardBody, type ResponseBodyReader, readEventStream } from "./body-reader.js";
-import type { HttpAuthProvider } from "./client.js";
 import { HttpError } from "./errors.js";
 import { createSseParser } from "./sse-parser.js";
 
@@ -17,10 +16,10 @@ export interface SseClientTransportOptions {
   /** The server's SSE endpoint (GET). */
   url: string | URL;
   headers?: Record<string, string>;
+  /** The fetch to use (default the global one); authorization wraps it (`withAuth` from `@mcpkit/auth`). */
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
   /** Reads the event stream the fetch's own way (see `StreamableHttpClientTransportOptions.bodyReader`). */
   bodyReader?: ResponseBodyReader;
-  authProvider?: HttpAuthProvider;
   /** How long `start()` waits for the `endpoint` event, in ms. Default 10 000. */
   endpointTimeout?: number;
 }
@@ -49,11 +48,8 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
   let endpoint: URL | undefined;
   let closed = false;
 
-  async function headers(): Promise<Record<string, string>> {
-    const h: Record<string, string> = { ...options.headers };
-    const auth = options.authProvider ? await options.authProvider.headers() : undefined;
-    if (auth) Object.assign(h, auth);
-    return h;
+  function headers(): Record<string, string> {
+    return Object.assign({}, options.headers);
   }
 
   async function close(reason?: Error): Promise<void> {
@@ -78,7 +74,7 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
         announced = resolve;
         failed = reject;
       });
-      const h = await headers();
+      const h = headers();
       h.accept = "text/event-stream";
       let response: Response;
       try {
@@ -151,7 +147,7 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
     async send(message: JsonRpcMessage) {
       if (closed) throw new ConnectionClosedError("The SSE transport is closed");
       if (!endpoint) throw new Error("SseClientTransport.send() before start() resolved");
-      const h = await headers();
+      const h = headers();
       h["content-type"] = "application/json";
       let response: Response;
       try {

@@ -3,7 +3,7 @@
 // the era the spec names.
 import { createClient } from "@mcpkit/client";
 import { createStreamableHttpClientTransport } from "@mcpkit/transport-http";
-import { createNodeFetch } from "@mcpkit/transport-http/node";
+import { createNodeFetch, nodeBodyReader } from "@mcpkit/transport-http/node";
 import { spawnStdioTransport } from "@mcpkit/transport-stdio";
 import { runDriver } from "../common/driver.mjs";
 
@@ -20,6 +20,7 @@ runDriver(async (spec) => {
         createStreamableHttpClientTransport({
           url: spec.url,
           fetch: createNodeFetch(),
+          bodyReader: nodeBodyReader,
           ...(spec.era ? { era: spec.era } : {}),
         });
   await client.connect(transport);
