@@ -9,7 +9,7 @@ it("exports exactly the public surface", () => {
       "OutputValidationError",
       "TaskCancelledError",
       "createClient",
-      "toToolResult",
+      "fromWireToolResult",
       "withRequestConfig",
     ]
   `);

@@ -20,10 +20,11 @@ export interface ToolResult {
 }
 
 /**
- * Builds a {@link ToolResult} from a raw `CallToolResult`. A missing or malformed `content` gives an
- * empty list rather than a throw: the result is the server's data, reported as received.
+ * Reads a {@link ToolResult} from a `CallToolResult` as it came off the wire (wire → result; the server's
+ * opposite is its handler return → wire). A missing or malformed `content` gives an empty list rather
+ * than a throw: the result is the server's data, reported as received.
  */
-export function toToolResult(raw: unknown): ToolResult {
+export function fromWireToolResult(raw: unknown): ToolResult {
   const r = (typeof raw === "object" && raw !== null ? raw : {}) as Record<string, unknown>;
   const parts = Array.isArray(r.content) ? (r.content as ContentBlock[]) : [];
   const texts: string[] = [];

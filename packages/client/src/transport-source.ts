@@ -1,5 +1,4 @@
 import { ConnectionClosedError, type Transport } from "@mcpkit/jsonrpc";
-import type { ProtocolEra } from "@mcpkit/protocol";
 import { isObject } from "./internal/util.js";
 
 /** Creates a fresh transport; a factory lets the client reconnect (respawn a crashed stdio server). */
@@ -39,26 +38,6 @@ export function isTransport(value: unknown): value is Transport {
     typeof value.send === "function" &&
     typeof value.close === "function"
   );
-}
-
-/**
- * @internal What a dual-era HTTP transport may offer (structurally; the client never imports a transport):
- * `@mcpkit/transport-http`'s Streamable HTTP client transport has all three.
- */
-export interface EraAwareTransport {
-  /** Switches the transport's wire conventions (sessions vs. per-request headers). */
-  setEra?(era: ProtocolEra): void;
-  /** The negotiated version, sent as `MCP-Protocol-Version`. */
-  setProtocolVersion?(version: string): void;
-  /** The `Mcp-Param-*` headers of a request, computed by the client from the last tool list. */
-  setParamHeaders?(
-    fn: ((method: string, params: unknown) => Record<string, string> | undefined) | undefined,
-  ): void;
-}
-
-/** @internal The optional era methods of a transport (each may be absent). */
-export function eraHooks(transport: Transport): EraAwareTransport {
-  return transport as unknown as EraAwareTransport;
 }
 
 /** @internal Normalizes what `connect()` was given. @throws TypeError for anything else. */

@@ -1,0 +1,171 @@
+import {
+  findXMcpHeaderProblem,
+  ResultType,
+  readResultType,
+  type ServerCapabilities,
+  type Tool,
+} from "@mcpkit/protocol";
+import { InvalidResultError } from "./errors.js";
+import type { Exchange } from "./exchange.js";
+import type { OutputValidators } from "./internal/output-validator.js";
+import { isObject } from "./internal/util.js";
+import type { ListOptions } from "./options.js";
+import type { Session } from "./session.js";
+
+/** The four lists a server offers. */
+export type ListKind = "tools" | "prompts" | "resources" | "resourceTemplates";
+
+const LISTS: Record<ListKind, { method: string; key: string; capability: keyof ServerCapabilities }> = {
+  tools: { method: "tools/list", key: "tools", capability: "tools" },
+  prompts: { method: "prompts/list", key: "prompts", capability: "prompts" },
+  resources: { method: "resources/list", key: "resources", capability: "resources" },
+  resourceTemplates: {
+    method: "resources/templates/list",
+    key: "resourceTemplates",
+    capability: "resources",
+  },
+};
+
+/** The lists each `list_changed` notification makes stale. */
+const STALE_KIND: Record<string, ListKind[]> = {
+  "notifications/tools/list_changed": ["tools"],
+  "notifications/prompts/list_changed": ["prompts"],
+  "notifications/resources/list_changed": ["resources", "resourceTemplates"],
+};
+
+/**
+ * The server's lists, every page fetched, and cached: modern results for their `ttlMs` (the shortest of
+ * the pages), legacy ones until `list_changed` when the server promises to send it. A `list_changed` marks
+ * the list stale and drops its cache; one that arrives while the list is being fetched keeps that fetch
+ * out of the cache (a generation count per list). The last tool list also indexes tools by name (for
+ * `Mcp-Param-*` headers) and resets the structured-output validators; over HTTP a tool whose
+ * `x-mcp-header` annotations are invalid is dropped (reported to `onError`).
+ * @see SPEC.md §3.11
+ */
+export class ListCache {
+  readonly #exchange: Exchange;
+  readonly #session: () => Promise<Session>;
+  readonly #validators: OutputValidators;
+  readonly #onError: (error: unknown) => void;
+  readonly #caches: Partial<Record<ListKind, { items: unknown[]; expires: number }>> = {};
+  readonly #stale: Record<ListKind, boolean> = {
+    tools: false,
+    prompts: false,
+    resources: false,
+    resourceTemplates: false,
+  };
+  readonly #generation: Record<ListKind, number> = {
+    tools: 0,
+    prompts: 0,
+    resources: 0,
+    resourceTemplates: 0,
+  };
+  #tools = new Map<string, Tool>();
+
+  constructor(
+    exchange: Exchange,
+    session: () => Promise<Session>,
+    validators: OutputValidators,
+    onError: (error: unknown) => void,
+  ) {
+    this.#exchange = exchange;
+    this.#session = session;
+    this.#validators = validators;
+    this.#onError = onError;
+  }
+
+  /** True after the list's `list_changed` until it is listed again. */
+  isStale(kind: ListKind): boolean {
+    return this.#stale[kind];
+  }
+
+  /** A tool of the last tool list, by name. */
+  tool(name: string): Tool | undefined {
+    return this.#tools.get(name);
+  }
+
+  /** Forgets every cached list (a new session may be another server). */
+  clear(): void {
+    for (const kind of Object.keys(this.#caches) as ListKind[]) delete this.#caches[kind];
+  }
+
+  /** Takes a notification: a `list_changed` makes its lists stale. */
+  onNotification(method: string): void {
+    const kinds = STALE_KIND[method];
+    if (kinds === undefined) return;
+    for (const kind of kinds) {
+      this.#stale[kind] = true;
+      this.#generation[kind]++;
+      delete this.#caches[kind];
+    }
+  }
+
+  /**
+   * Every item of a list, all pages, from the cache while it is fresh (unless `refresh`).
+   * @throws InvalidResultError on a page without its list, or a repeated cursor (a loop).
+   */
+  async list(kind: ListKind, call: ListOptions | undefined): Promise<unknown[]> {
+    const spec = LISTS[kind];
+    const cached = this.#caches[kind];
+    if (cached && !call?.refresh && !this.#stale[kind] && cached.expires > Date.now()) return cached.items;
+    const s = await this.#session();
+    const startGeneration = this.#generation[kind];
+    const items: unknown[] = [];
+    const seen = new Set<string>();
+    let ttl = Number.POSITIVE_INFINITY;
+    let cursor: string | undefined;
+    do {
+      const page = await this.#exchange.request(s, spec.method, cursor === undefined ? {} : { cursor }, call);
+      if (!isObject(page))
+        throw new InvalidResultError(spec.method, `${spec.method} returned no result object`);
+      if (s.era === "modern" && readResultType(page) !== ResultType.Complete) {
+        throw new InvalidResultError(spec.method, `Unexpected resultType ${JSON.stringify(page.resultType)}`);
+      }
+      const list = page[spec.key];
+      if (!Array.isArray(list))
+        throw new InvalidResultError(spec.method, `${spec.method} returned no "${spec.key}" list`);
+      items.push(...list);
+      if (s.era === "modern") {
+        const pageTtl = typeof page.ttlMs === "number" && page.ttlMs > 0 ? page.ttlMs : 0;
+        ttl = Math.min(ttl, pageTtl);
+      } else {
+        // Legacy results carry no TTL: keep them until list_changed, if the server promises to send it.
+        const capability = s.serverCapabilities[spec.capability] as { listChanged?: boolean } | undefined;
+        if (capability?.listChanged !== true) ttl = 0;
+      }
+      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
+      if (cursor !== undefined) {
+        if (seen.has(cursor))
+          throw new InvalidResultError(spec.method, `${spec.method} repeated the cursor ${cursor}`);
+        seen.add(cursor);
+      }
+    } while (cursor !== undefined);
+    let result = items;
+    if (kind === "tools") result = this.#acceptTools(s, items as Tool[]);
+    // A list_changed that arrived while we listed means this list may already be old: do not cache it.
+    if (this.#generation[kind] === startGeneration) {
+      this.#stale[kind] = false;
+      if (ttl > 0) this.#caches[kind] = { items: result, expires: Date.now() + ttl };
+      else delete this.#caches[kind];
+    }
+    return result;
+  }
+
+  #acceptTools(s: Session, tools: Tool[]): Tool[] {
+    let kept = tools;
+    if (s.era === "modern" && s.httpLike) {
+      // Over HTTP a tool whose x-mcp-header annotations are invalid must be dropped. @see SPEC.md §3.11
+      kept = tools.filter((tool) => {
+        const problem = isObject(tool) ? findXMcpHeaderProblem(tool.inputSchema) : "not an object";
+        if (problem)
+          this.#onError(new InvalidResultError("tools/list", `Dropped tool "${tool?.name}": ${problem}`));
+        return problem === undefined;
+      });
+    }
+    this.#tools = new Map(
+      kept.filter((t) => isObject(t) && typeof t.name === "string").map((t) => [t.name, t]),
+    );
+    this.#validators.reset(kept);
+    return kept;
+  }
+}

@@ -1,0 +1,311 @@
+import {
+  ConnectionClosedError,
+  JsonRpcError,
+  type RequestOptions,
+  TimeoutError,
+  type Transport,
+} from "@mcpkit/jsonrpc";
+import {
+  type Implementation,
+  isLegacyVersion,
+  isModernError,
+  isModernVersion,
+  LEGACY_PROTOCOL_VERSIONS,
+  McpErrorCode,
+  MetaKey,
+  MODERN_PROTOCOL_VERSIONS,
+  type ProtocolEra,
+  ResultType,
+  readResultType,
+  readUnsupportedVersionData,
+  type ServerCapabilities,
+} from "@mcpkit/protocol";
+import type { RememberedEra } from "./era-cache.js";
+import { InvalidResultError } from "./errors.js";
+import { httpStatusOf, isFatal, isObject, toWireError } from "./internal/util.js";
+import type { ClientSettings } from "./options.js";
+import type { RequestEnvelope } from "./request-envelope.js";
+import type { Session } from "./session.js";
+import type { Plan } from "./transport-source.js";
+
+const HTTP_FALLBACK_STATUSES = new Set([400, 404, 405]);
+
+/** A deadline as a function: what is left of it in ms, throwing once it passed or the signal aborted. */
+type Budget = () => number;
+
+/** What negotiation needs from the client. */
+export interface NegotiationHooks {
+  /** Aborted when the client closes: every handshake stops. */
+  readonly lifetime: AbortSignal;
+  readonly envelope: RequestEnvelope;
+  /** Creates a session on a new transport and starts it. */
+  startSession(inner: Transport): Promise<Session>;
+}
+
+/**
+ * Session set-up: picks the era and runs the handshake on transports from the plan, bounded by
+ * `connectTimeout`. `auto` probes `server/discover` and falls back to `initialize` as the spec's
+ * compatibility rules say (never keyed to one error code), over HTTP on to HTTP+SSE when `initialize` gets
+ * 400/404/405; an explicit era always wins. The era a server settled on is remembered (per server key, in
+ * the era cache) and tried first next time.
+ * @see SPEC.md §3.4 Back-compat
+ */
+export class Negotiator {
+  readonly #settings: ClientSettings;
+  readonly #hooks: NegotiationHooks;
+  #remembered: RememberedEra | undefined = undefined;
+  #serverKey: string | undefined = undefined;
+
+  constructor(settings: ClientSettings, hooks: NegotiationHooks) {
+    this.#settings = settings;
+    this.#hooks = hooks;
+  }
+
+  /** Starts from what the era cache remembers of `serverKey` (nothing without a key). */
+  recall(serverKey: string | undefined): void {
+    this.#serverKey = serverKey;
+    if (serverKey !== undefined) this.#remembered = this.#settings.eraCache.get(serverKey);
+  }
+
+  /** Remembers the era and version `session` settled on, in the era cache too when there is a key. */
+  remember(session: Session): void {
+    const remembered: RememberedEra = { era: session.era, protocolVersion: session.version };
+    if (this.#remembered?.via === "sse" && session.era === "legacy") remembered.via = "sse";
+    this.#remembered = remembered;
+    if (this.#serverKey !== undefined) this.#settings.eraCache.set(this.#serverKey, remembered);
+  }
+
+  /**
+   * Runs the handshake on a new transport from the plan, bounded by `connectTimeout`.
+   * @throws TimeoutError when it did not finish in time; `signal.reason` when aborted; `McpError` when the
+   *   server refused; `InvalidResultError` when no version both sides speak was found.
+   */
+  async establish(plan: Plan, signal: AbortSignal | undefined): Promise<Session> {
+    const { connectTimeout, negotiation } = this.#settings;
+    const lifetime = this.#hooks.lifetime;
+    const deadline = Date.now() + connectTimeout;
+    const abort = signal ? AbortSignal.any([lifetime, signal]) : lifetime;
+    const budget: Budget = () => {
+      abort.throwIfAborted();
+      const left = deadline - Date.now();
+      if (left <= 0) throw new TimeoutError(`connect() timed out after ${connectTimeout} ms`, connectTimeout);
+      return left;
+    };
+    const remembered = this.#remembered;
+    // An explicit era always wins; `auto` starts with the era remembered for this server, if any.
+    const order: ProtocolEra[] =
+      negotiation !== "auto"
+        ? [negotiation]
+        : remembered?.era === "legacy"
+          ? ["legacy", "modern"]
+          : ["modern", "legacy"];
+    const start = this.#hooks.startSession;
+    let s: Session | undefined;
+    try {
+      if (remembered?.via === "sse" && plan.hasSse) {
+        s = await start(await plan.create("sse"));
+        await this.#initialize(s, budget, abort);
+        return s;
+      }
+      s = await start(await plan.create(order[0] === "legacy" ? "legacy" : "modern"));
+      let modernHint: string | undefined;
+      for (let i = 0; i < order.length; i++) {
+        const era = order[i]!;
+        const hasNext = i + 1 < order.length;
+        if (era === "modern") {
+          const outcome = await this.#discover(s, budget, abort, hasNext, modernHint);
+          if (outcome === true) return s;
+          if (hasNext && plan.separateLegacy) {
+            await s.close();
+            s = await start(await plan.create("legacy"));
+          }
+          continue;
+        }
+        try {
+          await this.#initialize(s, budget, abort);
+          return s;
+        } catch (error) {
+          if (abort.aborted || error instanceof TimeoutError) throw error;
+          const status = httpStatusOf(error);
+          if (plan.hasSse && status !== undefined && HTTP_FALLBACK_STATUSES.has(status)) {
+            await s.close();
+            s = await start(await plan.create("sse"));
+            await this.#initialize(s, budget, abort);
+            this.#remembered = { era: "legacy", protocolVersion: s.version, via: "sse" };
+            return s;
+          }
+          // A modern-only server names its versions in the error it gives `initialize`.
+          const supported = readUnsupportedVersionData(error)?.supported ?? [];
+          modernHint = supported.find((v) => isModernVersion(v));
+          if (negotiation === "auto" && (modernHint || isModernError(error))) {
+            if (hasNext) continue;
+            // The probe was lost (a slow start, say); the server has now said it is modern.
+            if (await this.#discover(s, budget, abort, false, modernHint)) return s;
+          }
+          throw error;
+        }
+      }
+      throw new InvalidResultError(
+        "server/discover",
+        "The server supports no protocol version this client speaks",
+      );
+    } catch (error) {
+      await s?.close(error instanceof Error ? error : undefined);
+      throw toWireError(error);
+    }
+  }
+
+  /**
+   * Initializes a legacy session again on its transport (its HTTP session expired), bounded by
+   * `connectTimeout`; every call that found it expired shares the one attempt.
+   * @throws ConnectionClosedError when initializing again failed.
+   */
+  reinitialize(s: Session, cause: unknown): Promise<void> {
+    const { connectTimeout } = this.#settings;
+    s.reinit ??= (async () => {
+      const deadline = Date.now() + connectTimeout;
+      const budget: Budget = () => {
+        const left = deadline - Date.now();
+        if (left <= 0)
+          throw new TimeoutError(`Re-initializing timed out after ${connectTimeout} ms`, connectTimeout);
+        return left;
+      };
+      try {
+        await this.#initialize(s, budget, this.#hooks.lifetime);
+      } catch (error) {
+        throw new ConnectionClosedError(`The server's session expired and initializing again failed`, {
+          cause: error ?? cause,
+        });
+      }
+    })().finally(() => {
+      s.reinit = undefined;
+    });
+    return s.reinit;
+  }
+
+  /**
+   * `server/discover`: true when the server is modern (the session is then set up); false when the
+   * caller should fall back to `initialize`. Throws when there is nothing to fall back to.
+   */
+  async #discover(
+    s: Session,
+    budget: Budget,
+    signal: AbortSignal,
+    probing: boolean,
+    hint: string | undefined,
+  ): Promise<boolean> {
+    const remembered = this.#remembered;
+    const envelope = this.#hooks.envelope;
+    s.speak(
+      "modern",
+      hint ?? (remembered?.era === "modern" ? remembered.protocolVersion : this.#settings.preferredModern),
+    );
+    // -32022 names the versions to retry with; allow a couple of retries, never a loop.
+    for (let attempt = 0; attempt < 3; attempt++) {
+      const left = budget();
+      let result: unknown;
+      try {
+        const probe: RequestOptions = {
+          timeout: probing ? Math.min(this.#settings.probeTimeout, left) : left,
+          signal,
+        };
+        const headers = envelope.headers(s, "server/discover", undefined);
+        if (headers !== undefined) probe.headers = headers;
+        result = await s.peer.request("server/discover", envelope.params(s, {}, undefined), probe);
+      } catch (error) {
+        if (signal.aborted) throw error;
+        if (error instanceof JsonRpcError && error.code === McpErrorCode.UnsupportedProtocolVersion) {
+          const supported = readUnsupportedVersionData(error)?.supported ?? [];
+          const next = MODERN_PROTOCOL_VERSIONS.find((v) => supported.includes(v));
+          if (next) {
+            s.speak("modern", next);
+            continue;
+          }
+          if (probing && supported.some((v) => isLegacyVersion(v))) return false;
+          throw toWireError(error);
+        }
+        if (probing && !isModernError(error) && !isFatal(error, s.peer)) {
+          // Any other error or a timeout means legacy (never keyed to one code). @see SPEC.md §3.4
+          if (error instanceof TimeoutError) budget();
+          return false;
+        }
+        throw toWireError(error);
+      }
+      return acceptDiscover(s, result, probing);
+    }
+    throw new InvalidResultError(
+      "server/discover",
+      "The server kept rejecting every protocol version offered",
+    );
+  }
+
+  /** `initialize`, then `notifications/initialized` (and the log level the app chose, if any). */
+  async #initialize(s: Session, budget: Budget, signal: AbortSignal): Promise<void> {
+    const remembered = this.#remembered;
+    const version =
+      remembered?.era === "legacy" ? remembered.protocolVersion : this.#settings.preferredLegacy;
+    s.speak("legacy", version);
+    const result = await s.peer.request(
+      "initialize",
+      { protocolVersion: version, capabilities: s.declared, clientInfo: this.#settings.clientInfo },
+      { timeout: budget(), signal },
+    );
+    if (!isObject(result) || typeof result.protocolVersion !== "string") {
+      throw new InvalidResultError("initialize", "initialize returned no protocolVersion");
+    }
+    const chosen = result.protocolVersion;
+    if (!(LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(chosen)) {
+      throw new InvalidResultError(
+        "initialize",
+        `The server chose protocol version ${JSON.stringify(chosen)}, which this client does not speak in the legacy era`,
+      );
+    }
+    s.speak("legacy", chosen);
+    s.serverInfo = isObject(result.serverInfo) ? (result.serverInfo as unknown as Implementation) : undefined;
+    s.serverCapabilities = isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
+    s.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
+    await s.peer.notify("notifications/initialized");
+    const logLevel = this.#hooks.envelope.logLevel;
+    if (logLevel && s.serverCapabilities.logging) {
+      await s.peer
+        .request("logging/setLevel", { level: logLevel }, { timeout: Math.min(budget(), 60_000), signal })
+        .catch(this.#settings.onError);
+    }
+  }
+}
+
+/** Takes a `server/discover` result: true when it is one (the session is set up from it). */
+export function acceptDiscover(s: Session, result: unknown, probing: boolean): boolean {
+  if (!isObject(result))
+    throw new InvalidResultError("server/discover", "server/discover returned no object");
+  const type = readResultType(result);
+  if (type !== ResultType.Complete) {
+    throw new InvalidResultError(
+      "server/discover",
+      `Unexpected resultType ${JSON.stringify(result.resultType)}`,
+    );
+  }
+  if (!Array.isArray(result.supportedVersions)) {
+    // Not a DiscoverResult: a server that answers any method with something is not modern for that.
+    if (probing) return false;
+    throw new InvalidResultError("server/discover", "server/discover returned no supportedVersions");
+  }
+  const supported = result.supportedVersions as unknown[];
+  if (supported.length > 0 && !supported.includes(s.version)) {
+    const next = MODERN_PROTOCOL_VERSIONS.find((v) => supported.includes(v));
+    if (!next) {
+      if (probing) return false;
+      throw new InvalidResultError(
+        "server/discover",
+        `The server supports ${supported.join(", ")}; this client speaks ${MODERN_PROTOCOL_VERSIONS.join(", ")} in the modern era`,
+      );
+    }
+    s.speak("modern", next);
+  }
+  const meta = isObject(result._meta) ? result._meta : {};
+  const info = meta[MetaKey.ServerInfo] ?? result.serverInfo;
+  s.serverInfo = isObject(info) ? (info as unknown as Implementation) : undefined;
+  s.serverCapabilities = isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
+  s.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
+  return true;
+}

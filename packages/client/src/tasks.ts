@@ -1,0 +1,85 @@
+import { type DetailedTask, McpError } from "@mcpkit/protocol";
+import { InvalidResultError, TaskCancelledError } from "./errors.js";
+import type { Exchange } from "./exchange.js";
+import type { InputHandlers } from "./input.js";
+import { fulfil, inputSignal } from "./input-rounds.js";
+import { isObject, sleep } from "./internal/util.js";
+import type { AwaitTaskOptions } from "./options.js";
+import type { Session } from "./session.js";
+
+/** Polling bounds: never faster than 10 ms, never slower than 30 s, 1 s when the server names no interval. */
+const MIN_POLL_MS = 10;
+const MAX_POLL_MS = 30_000;
+const DEFAULT_POLL_MS = 1000;
+
+/**
+ * Awaits a task of the tasks extension (2026-07-28): polls `tasks/get` at the server's `pollIntervalMs`,
+ * answers its input requests with the handlers through `tasks/update` (each key once over the task's
+ * life, however often a poll repeats it), and ends with the task's result.
+ */
+export class TaskPoller {
+  readonly #exchange: Exchange;
+  readonly #handlers: InputHandlers;
+  readonly #lifetime: AbortSignal;
+  readonly #onError: (error: unknown) => void;
+
+  constructor(
+    exchange: Exchange,
+    handlers: InputHandlers,
+    lifetime: AbortSignal,
+    onError: (error: unknown) => void,
+  ) {
+    this.#exchange = exchange;
+    this.#handlers = handlers;
+    this.#lifetime = lifetime;
+    this.#onError = onError;
+  }
+
+  /**
+   * Polls until the task ends and resolves with its result.
+   * @throws McpError when the task failed; TaskCancelledError when it was cancelled; `signal.reason`
+   *   when the call was aborted (or the client closed) between polls.
+   */
+  async poll(
+    s: Session,
+    taskId: string,
+    call: AwaitTaskOptions | undefined,
+  ): Promise<Record<string, unknown>> {
+    const exchange = this.#exchange;
+    const signal = inputSignal(call, this.#lifetime);
+    const answered = new Set<string>();
+    for (;;) {
+      const task = (await exchange.request(s, "tasks/get", { taskId }, call)) as DetailedTask;
+      if (!isObject(task) || typeof task.status !== "string") {
+        throw new InvalidResultError("tasks/get", "tasks/get returned no task");
+      }
+      try {
+        call?.onStatus?.(task);
+      } catch (error) {
+        this.#onError(error);
+      }
+      switch (task.status) {
+        case "completed":
+          return isObject(task.result) ? task.result : {};
+        case "failed":
+          throw McpError.fromWire(task.error);
+        case "cancelled":
+          throw new TaskCancelledError(taskId, task.statusMessage);
+        case "input_required": {
+          const requests = isObject(task.inputRequests) ? task.inputRequests : {};
+          // Keys are unique over the task's life: answer each once, however often a poll repeats it.
+          const responses = await fulfil(this.#handlers, s, requests, signal, (key) => !answered.has(key));
+          const keys = Object.keys(responses);
+          if (keys.length > 0) {
+            await exchange.request(s, "tasks/update", { taskId, inputResponses: responses }, call);
+            for (const key of keys) answered.add(key);
+            continue;
+          }
+          break;
+        }
+      }
+      const interval = typeof task.pollIntervalMs === "number" ? task.pollIntervalMs : DEFAULT_POLL_MS;
+      await sleep(Math.min(Math.max(interval, MIN_POLL_MS), MAX_POLL_MS), signal);
+    }
+  }
+}
