@@ -96,7 +96,9 @@ function serveModern(
     logThreshold: logLevel,
     requestTimeout: undefined,
   };
-  const result = run(route, core, call, p, conn);
+  const result = runRow(route, core, call, p, conn);
+  // A shared function, not an async wrapper: a synchronous row stays synchronous, an asynchronous one
+  // costs one turn and no closure.
   return result instanceof Promise ? result.then(completeResult) : completeResult(result);
 }
 
@@ -124,11 +126,11 @@ function serveLegacy(
     logThreshold: session.logLevel ?? "all",
     requestTimeout: core.options.requestTimeout,
   };
-  return run(route, core, call, p, conn);
+  return runRow(route, core, call, p, conn);
 }
 
 /** Runs a table row: the server capability it needs (-32601 without), its params check, its handler. */
-function run(
+function runRow(
   route: MethodRoute,
   core: ServerCore,
   call: CallInfo,
@@ -142,6 +144,7 @@ function run(
   return route.handler(core, call, p, conn);
 }
 
+/** Every 2026-07-28 result states its type; a handler that said nothing answered completely. */
 function completeResult(result: Params): Params {
   if (result.resultType === undefined) result.resultType = "complete";
   return result;
