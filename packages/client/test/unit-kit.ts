@@ -1,0 +1,54 @@
+// Builds the client's parts one at a time for the unit tests beside them in src/: a started Session over
+// an in-memory pair to a hand-written responder, with default settings.
+import type { Transport } from "@mcpkit/jsonrpc";
+import { type ClientOptions, resolveSettings } from "../src/options.js";
+import { type Session, type SessionHooks, startSession } from "../src/session.js";
+import { type Handler, type Responder, responder } from "./helpers.js";
+
+export interface SessionKit {
+  session: Session;
+  server: Responder;
+  notifications: Array<[string, Record<string, unknown>]>;
+  close(): Promise<void>;
+}
+
+/** A started session speaking `era` to a responder with `handlers`. */
+export async function sessionKit(
+  handlers: Record<string, Handler>,
+  options: {
+    era?: "modern" | "legacy";
+    client?: Partial<ClientOptions>;
+    /** Present the client's end as a transport that carries headers (HTTP). */
+    headers?: boolean;
+  } = {},
+): Promise<SessionKit> {
+  const server = await responder(handlers, { perRequestStream: options.headers === true });
+  const settings = resolveSettings({ name: "t", version: "1", ...options.client });
+  const notifications: Array<[string, Record<string, unknown>]> = [];
+  const hooks: SessionHooks = {
+    settings,
+    closing: () => false,
+    onNotification: (_s, method, params) => notifications.push([method, params]),
+  };
+  const inner = server.transport;
+  const transport: Transport = options.headers
+    ? {
+        traits: { perRequestStream: inner.traits.perRequestStream, perRequestHeaders: true },
+        start: (sink) => inner.start(sink),
+        send: (m, o) => inner.send(m, o),
+        close: (r) => inner.close(r),
+      }
+    : inner;
+  const session = await startSession(transport, hooks);
+  const era = options.era ?? "modern";
+  session.speak(era, era === "modern" ? "2026-07-28" : "2025-11-25");
+  return {
+    session,
+    server,
+    notifications,
+    async close() {
+      await session.close();
+      await server.close();
+    },
+  };
+}
