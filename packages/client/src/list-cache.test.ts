@@ -1,0 +1,88 @@
+import { afterEach, describe, expect, it } from "vitest";
+import { type SessionKit, sessionKit } from "../test/unit-kit.js";
+import { InvalidResultError } from "./errors.js";
+import { Exchange } from "./exchange.js";
+import { OutputValidators } from "./internal/output-validator.js";
+import { ListCache } from "./list-cache.js";
+import { RequestEnvelope } from "./request-envelope.js";
+
+const kits: SessionKit[] = [];
+afterEach(async () => {
+  for (const k of kits.splice(0)) await k.close();
+});
+
+function cacheFor(kit: SessionKit, errors: unknown[] = []) {
+  const exchange = new Exchange(
+    {},
+    new RequestEnvelope({ name: "t", version: "1" }, () => undefined),
+    undefined,
+    {
+      isOpen: () => true,
+      reinitialize: async () => {},
+      refreshTools: async () => {},
+    },
+  );
+  return new ListCache(
+    exchange,
+    async () => kit.session,
+    new OutputValidators(),
+    (e) => errors.push(e),
+  );
+}
+const tool = (name: string, schema: object = { type: "object" }) => ({ name, inputSchema: schema });
+
+describe("ListCache", () => {
+  it("fetches every page and caches for the shortest page ttl", async () => {
+    const kit = await sessionKit({
+      "tools/list": (p) =>
+        p.cursor === undefined
+          ? { resultType: "complete", tools: [tool("a")], nextCursor: "2", ttlMs: 60_000 }
+          : { resultType: "complete", tools: [tool("b")], ttlMs: 30_000 },
+    });
+    kits.push(kit);
+    const cache = cacheFor(kit);
+    expect((await cache.list("tools", undefined)).map((t: any) => t.name)).toEqual(["a", "b"]);
+    await cache.list("tools", undefined);
+    expect(kit.server.requests("tools/list")).toHaveLength(2);
+    expect(cache.tool("b")?.name).toBe("b");
+    await cache.list("tools", { refresh: true });
+    expect(kit.server.requests("tools/list")).toHaveLength(4);
+  });
+
+  it("marks a list stale on list_changed and does not cache a fetch it overtook", async () => {
+    let cache!: ListCache;
+    const kit = await sessionKit({
+      "prompts/list": () => {
+        // The change arrives while this fetch is under way.
+        cache.onNotification("notifications/prompts/list_changed");
+        return { resultType: "complete", prompts: [], ttlMs: 60_000 };
+      },
+    });
+    kits.push(kit);
+    cache = cacheFor(kit);
+    await cache.list("prompts", undefined);
+    expect(cache.isStale("prompts")).toBe(true);
+    await cache.list("prompts", undefined);
+    expect(kit.server.requests("prompts/list")).toHaveLength(2);
+  });
+
+  it("refuses a repeated cursor", async () => {
+    const kit = await sessionKit({
+      "resources/list": () => ({ resultType: "complete", resources: [], nextCursor: "same" }),
+    });
+    kits.push(kit);
+    await expect(cacheFor(kit).list("resources", undefined)).rejects.toThrow(InvalidResultError);
+  });
+
+  it("drops a tool with invalid x-mcp-header annotations over HTTP only", async () => {
+    const bad = tool("bad", { type: "object", properties: { v: { type: "object", "x-mcp-header": "V" } } });
+    const handlers = { "tools/list": () => ({ resultType: "complete", tools: [tool("good"), bad] }) };
+    const http = await sessionKit(handlers, { headers: true });
+    const stdio = await sessionKit(handlers);
+    kits.push(http, stdio);
+    const errors: unknown[] = [];
+    expect((await cacheFor(http, errors).list("tools", undefined)).map((t: any) => t.name)).toEqual(["good"]);
+    expect(errors).toHaveLength(1);
+    expect((await cacheFor(stdio).list("tools", undefined)).map((t: any) => t.name)).toEqual(["good", "bad"]);
+  });
+});
