@@ -55,7 +55,7 @@ export class ServerCore {
     this.cacheScope = options.cache?.scope ?? "public";
     this.changes = new ChangeNotifier(this.connections, this.listeners);
     // The one place the schema compiler is made: a validator chosen in the options is handed over here.
-    const compiler = new SchemaCompiler(options.toJsonSchema);
+    const compiler = new SchemaCompiler(options.toJsonSchema, options.validator);
     this.registry = new Registry(compiler, (kind) => this.changes.schedule(kind));
     this.sealer = new RequestStateSealer(options.requestStateKey, options.requestStateTtlMs ?? 600_000);
   }

@@ -1,7 +1,9 @@
 import { createJsonSchemaValidator, type JsonSchema, type JsonSchemaValidator } from "@mcpkit/protocol";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { createServer } from "../src/index.js";
 import { SchemaCompiler } from "../src/internal/schema.js";
+import { connectClient, meta } from "./helpers.js";
 
 /** A validator that records what it compiled and answers with the verdicts it is told. */
 function recordingValidator(answer: "valid" | "invalid" | "async-error" | "refuse") {
@@ -86,5 +88,27 @@ describe("the server's JSON Schema validator seam", () => {
     expect(() => compiler.compile(dialect, "input", "Tool t inputSchema", true)).toThrow(
       /^Tool t inputSchema: unsupported JSON Schema dialect/,
     );
+  });
+
+  it("[schema:validator-option] createServer({ validator }) is the engine that judges a tool's arguments", async () => {
+    const { validator, compiled } = recordingValidator("invalid");
+    const server = createServer({ name: "v", version: "1", validator });
+    server.registerTool(
+      "t",
+      { inputSchema: { type: "object", properties: { a: { type: "number" } } } },
+      () => "ran",
+    );
+    expect(compiled).toContainEqual({ type: "object", properties: { a: { type: "number" } } });
+    const client = await connectClient(server);
+    try {
+      const result = await client.request("tools/call", { _meta: meta(), name: "t", arguments: { a: 1 } });
+      expect(result).toMatchObject({
+        isError: true,
+        content: [{ type: "text", text: expect.stringContaining("is odd") }],
+      });
+    } finally {
+      await client.close();
+      await server.close();
+    }
   });
 });
