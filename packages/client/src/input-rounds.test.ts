@@ -10,7 +10,7 @@ afterEach(async () => {
   for (const k of kits.splice(0)) await k.close();
 });
 
-const ASK = { method: "roots/list", params: {} };
+const ASK = { method: "roots/list" as const, params: {} };
 const handlers = { roots: () => [{ uri: "file:///w", name: "w" }] };
 
 function rounds(hooks: Partial<InputRoundsHooks> = {}) {
