@@ -1,0 +1,6 @@
+export {
+  DEFAULT_REDIS_URL,
+  openRedis,
+  type RedisConnection,
+  type RedisConnectionOptions,
+} from "./connection.js";
