@@ -59,10 +59,13 @@ export interface ServerOptions {
   /** Cache hints on modern lists, `resources/read` and `server/discover` (default `{ ttlMs: 0, scope: "public" }`). */
   cache?: { ttlMs?: number; scope?: CacheScope };
   /**
-   * The HMAC key protecting MRTR `requestState` tokens. Give the same key to every instance behind a load
-   * balancer; default: a random key per server (tokens do not survive a restart).
+   * The HMAC key protecting MRTR `requestState` tokens, or a key ring: an array whose first key seals
+   * and whose every key opens (the current key first, then previous ones, so keys rotate without breaking
+   * rounds in flight). Text keys are used as their UTF-8 bytes. Give the same key or ring to every instance
+   * behind a load balancer; default: a random key per server (tokens do not survive a restart). An empty
+   * array is a RangeError.
    */
-  requestStateKey?: string | Uint8Array;
+  requestStateKey?: string | Uint8Array | readonly (string | Uint8Array)[];
   /** How long a `requestState` token stays valid (default 10 minutes). */
   requestStateTtlMs?: number;
   /** Converts Standard Schemas that lack Standard JSON Schema support. */
