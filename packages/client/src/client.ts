@@ -139,7 +139,7 @@ export function createClient(options: ClientOptions): Client {
   const { onError, handlers } = settings;
   const lifetime = new AbortController();
   const lock = options.serialize ? new Lock() : undefined;
-  const validators = new OutputValidators();
+  const validators = new OutputValidators(options.validator);
 
   // The parts refer to one another only through these few late-bound functions.
   let lists: ListCache | undefined;
@@ -186,6 +186,7 @@ export function createClient(options: ClientOptions): Client {
     lock,
     autoRespawn: options.autoRespawn === true,
     onSettled: () => lists!.clear(),
+    onClose: options.onClose,
   });
   connection = conn;
   const cache = lists;

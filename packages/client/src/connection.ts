@@ -18,6 +18,8 @@ export interface ConnectionHooks {
   readonly autoRespawn: boolean;
   /** A new session was settled (the caches of the old one are void). */
   onSettled(session: Session): void;
+  /** The app's `ClientOptions.onClose`: runs once, after the session closed (even when that failed). */
+  onClose?: (() => void | Promise<void>) | undefined;
 }
 
 /**
@@ -137,8 +139,12 @@ export class Connection {
         for (const sub of [...s.subs]) sub.end();
         s.subs.clear();
       }
-      await s?.close();
-      if (wasConnecting) await Promise.resolve();
+      try {
+        await s?.close();
+        if (wasConnecting) await Promise.resolve();
+      } finally {
+        await this.#hooks.onClose?.();
+      }
     })();
     return this.#closing;
   }

@@ -5,6 +5,7 @@ import {
   type Implementation,
   isLegacyVersion,
   isModernVersion,
+  type JsonSchemaValidator,
   LATEST_LEGACY_PROTOCOL_VERSION,
   LATEST_PROTOCOL_VERSION,
   type LoggingMessageNotificationParams,
@@ -76,6 +77,21 @@ export interface ClientOptions {
   onNotification?: (notification: SubscriptionNotification) => void;
   /** Problems nobody awaits: a dropped tool, a throwing callback, a late answer. */
   onError?: (error: Error) => void;
+  /**
+   * Runs once when the client closes, after its session closed (also when that failed): release what the
+   * app made for this client (a fetch's keep-alive sockets, a spawned helper). `close()` waits for it, and
+   * rejects with what it threw.
+   */
+  onClose?: () => void | Promise<void>;
+  /**
+   * The JSON Schema validator that checks a tool's `structuredContent` against its `outputSchema`.
+   * Default: `createJsonSchemaValidator()` from `@mcpkit/protocol`, the one the server uses too: a built-in
+   * validator for the common keywords, with ajv loaded only when a schema needs more; it never fetches a
+   * `$ref`. Supply your own to use another engine, e.g. one that needs no `eval` on edge runtimes where code
+   * generation is forbidden. A schema it refuses makes `callTool` throw an `OutputValidationError` saying
+   * the outputSchema cannot be used.
+   */
+  validator?: JsonSchemaValidator;
 }
 
 /** Options of {@link Client.connect}. */

@@ -1,5 +1,6 @@
 import { ConnectionClosedError, createPeer, type Peer, type Transport } from "@mcpkit/jsonrpc";
 import {
+  allowsBatches,
   type ClientCapabilities,
   type Implementation,
   type ProtocolEra,
@@ -75,6 +76,8 @@ export class Session {
       explicitCancel: (method) => this.era === "legacy" && method !== "initialize",
     });
     const peer = createPeer(wire, {
+      // No JSON-RPC batches from the server unless the session speaks a revision that has them (speak()).
+      batches: false,
       timeout: settings.requestConfig.timeout ?? 60_000,
       onError: settings.onError,
       onClose: (reason) => {
@@ -110,6 +113,7 @@ export class Session {
   speak(era: ProtocolEra, version: string): void {
     this.era = era;
     this.version = version;
+    this.peer.batches = allowsBatches(version);
     this.declared = declaredCapabilities(this.#settings, era, version);
   }
 

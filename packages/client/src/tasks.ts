@@ -1,9 +1,10 @@
+import { sleep } from "@mcpkit/jsonrpc";
 import { type DetailedTask, McpError } from "@mcpkit/protocol";
 import { InvalidResultError, TaskCancelledError } from "./errors.js";
 import type { Exchange } from "./exchange.js";
 import type { InputHandlers } from "./input.js";
 import { fulfil, inputSignal } from "./input-rounds.js";
-import { isObject, sleep } from "./internal/util.js";
+import { isObject } from "./internal/util.js";
 import type { AwaitTaskOptions } from "./options.js";
 import type { Session } from "./session.js";
 

@@ -95,16 +95,29 @@ export async function connect(
     version = VERSION,
     ...clientOptions
   } = options;
-  const client = createClient({ ...clientOptions, name, version } as ClientOptions);
+  const url = typeof target === "string" || target instanceof URL ? new URL(String(target)) : undefined;
+  // On Node, node:http keep-alive agents instead of the global fetch: far less work per request. Its
+  // sockets close with the client (after the app's own onClose).
+  const nodeFetch = url && !fetch ? createNodeFetch() : undefined;
+  const appOnClose = clientOptions.onClose;
+  const onClose = nodeFetch
+    ? async () => {
+        try {
+          await appOnClose?.();
+        } finally {
+          nodeFetch.destroy();
+        }
+      }
+    : appOnClose;
+  const client = createClient(
+    Object.assign({}, clientOptions, { name, version }, onClose ? { onClose } : {}) as ClientOptions,
+  );
   const signal = options.signal;
   const withSignal = signal ? { signal } : {};
 
   if (isTransport(target)) {
     await client.connect(target, { ...withSignal, ...(serverKey === undefined ? {} : { serverKey }) });
-  } else if (typeof target === "string" || target instanceof URL) {
-    const url = new URL(String(target));
-    // On Node, node:http keep-alive agents instead of the global fetch: far less work per request.
-    const nodeFetch = fetch ? undefined : createNodeFetch();
+  } else if (url) {
     // Auth is one seam: wrappers around the fetch. The bearer token goes outermost, so OAuth's header wins.
     let authFetch: FetchLike = fetch ?? nodeFetch!;
     if (oauth) authFetch = withAuth(oauth, { fetch: authFetch });
@@ -116,18 +129,6 @@ export async function connect(
       // Reads createNodeFetch's SSE replies from the socket (it declines the responses of any other fetch).
       bodyReader: nodeBodyReader,
     };
-    // The keep-alive sockets of the fetch made here are closed with the client. Still a replaced
-    // close(): to go once createClient takes a close hook (ClientOptions.onClose), see issue 15.
-    if (nodeFetch) {
-      const close = client.close.bind(client);
-      client.close = async () => {
-        try {
-          await close();
-        } finally {
-          nodeFetch.destroy();
-        }
-      };
-    }
     try {
       await client.connect(
         {

@@ -33,25 +33,6 @@ export function toWireError(error: unknown): unknown {
     : error;
 }
 
-/** Waits `ms`, or rejects with `signal.reason` when aborted first. */
-export function sleep(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) {
-      reject(signal.reason);
-      return;
-    }
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", onAbort);
-      resolve();
-    }, ms);
-    const onAbort = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
-}
-
 /**
  * `{ ...base, [key]: value }` without its cost: on Node 20 (V8 11.3) adding a property after a spread
  * takes a slow path (≈ 0.8 µs against ≈ 0.05 µs for this), and every modern request does it once.
