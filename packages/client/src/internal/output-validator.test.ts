@@ -96,4 +96,19 @@ describe("OutputValidators", () => {
         'The structuredContent of tool "d7" does not match its outputSchema: /t must NOT have more than 1 items',
     });
   });
+
+  it("judges a schema in a dialect it does not speak by 2020-12 rules instead of refusing the tool", async () => {
+    const validators = new OutputValidators();
+    const draft04 = {
+      $schema: "http://json-schema.org/draft-04/schema#",
+      type: "object",
+      properties: { n: { type: "number" } },
+      required: ["n"],
+    };
+    validators.reset([{ name: "old", outputSchema: draft04 }]);
+    await expect(validators.check("old", { n: 1 })).resolves.toBeUndefined();
+    await expect(validators.check("old", { n: "x" })).rejects.toThrow(
+      /does not match its outputSchema: \/n must be number/,
+    );
+  });
 });

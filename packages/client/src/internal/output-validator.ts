@@ -41,6 +41,25 @@ export class OutputValidators {
   }
 
   /**
+   * A foreign server's schema in a dialect the validator does not speak (draft-04, 2019-09, another spelling
+   * of a URI) is judged by 2020-12 rules rather than refused: the server is not ours to fix, and its tool
+   * must stay callable. A schema that fails for any other reason cannot be used.
+   */
+  private compile(schema: JsonSchema): Entry {
+    try {
+      return { compiled: this.validator.compile(schema) };
+    } catch (error) {
+      if (typeof schema === "object" && schema !== null && "$schema" in schema) {
+        const { $schema: _dialect, ...rest } = schema;
+        try {
+          return { compiled: this.validator.compile(rest as JsonSchema) };
+        } catch {}
+      }
+      return { error: error instanceof Error ? error.message : String(error) };
+    }
+  }
+
+  /**
    * Checks a non-error result of `tool` against its output schema, if it has one.
    * @throws OutputValidationError naming the tool on a mismatch, a missing `structuredContent`, or a schema
    *   that cannot be compiled.
@@ -56,11 +75,7 @@ export class OutputValidators {
     }
     let entry = this.compiled.get(tool);
     if (!entry) {
-      try {
-        entry = { compiled: this.validator.compile(schema as JsonSchema) };
-      } catch (error) {
-        entry = { error: error instanceof Error ? error.message : String(error) };
-      }
+      entry = this.compile(schema as JsonSchema);
       this.compiled.set(tool, entry);
     }
     const cannotBeUsed = (detail: string) =>
