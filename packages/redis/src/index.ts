@@ -4,3 +4,4 @@ export {
   type RedisConnection,
   type RedisConnectionOptions,
 } from "./connection.js";
+export { createRedisEventStore, type RedisEventStoreOptions } from "./event-store.js";

@@ -1,3 +1,9 @@
+export {
+  type EventStoreBounds,
+  type EventStoreLike,
+  type EventStoreUnderTest,
+  eventStoreConformance,
+} from "./event-store-conformance.js";
 export { bundleFixture } from "./fixtures.js";
 export {
   INSTANCE_HEADER,

@@ -1,4 +1,5 @@
 import type { JsonRpcMessage } from "@mcpkit/jsonrpc";
+import { eventStoreConformance } from "@mcpkit/test-kit";
 import { describe, expect, it } from "vitest";
 import { createInMemoryEventStore } from "./event-store.js";
 
@@ -43,3 +44,8 @@ describe("createInMemoryEventStore", () => {
     expect(() => createInMemoryEventStore({ maxEvents: 0 })).toThrow(RangeError);
   });
 });
+
+eventStoreConformance("in-memory", async ({ maxEventsPerStream }) => ({
+  // One stream per test is filled to the bound, so the store-wide bound stands in for the per-stream one.
+  store: createInMemoryEventStore({ maxEvents: maxEventsPerStream }),
+}));
