@@ -116,6 +116,12 @@ export interface PeerOptions {
   onClose?: (reason?: Error) => void;
   /** Initial value of {@link Peer.batches} (default true, as JSON-RPC 2.0 has it). */
   batches?: boolean;
+  /**
+   * When set, outbound request ids are strings, this prefix followed by the increasing counter, instead of
+   * numbers: several processes serving one session (a cluster) give each its own prefix, so an answer that
+   * reaches another process can be routed back by its id. Default: numeric ids.
+   */
+  requestIdPrefix?: string;
 }
 
 /** A JSON-RPC endpoint over a {@link Transport}: correlates requests and responses, both ways. */
@@ -236,8 +242,8 @@ const MAX_TIMER = 2_147_483_647;
 /**
  * Creates a {@link Peer} over a transport. Nothing happens until {@link Peer.start}.
  *
- * Ids are increasing integers, never reused. Inbound requests run concurrently; a handler's
- * unexpected throw is answered -32603 "Internal error" with no detail (the detail goes to
+ * Ids are increasing integers (prefixed strings with `requestIdPrefix`), never reused. Inbound requests
+ * run concurrently; a handler's unexpected throw is answered -32603 "Internal error" with no detail (the detail goes to
  * `onError`). Unknown methods get -32601, malformed requests with an id -32600, unparsable JSON
  * -32700 with id null.
  *
@@ -426,7 +432,8 @@ class JsonRpcPeer implements Peer {
     timeout: number,
     maxTotal: number,
   ): Promise<unknown> {
-    const id = this.nextId++;
+    const prefix = this.options.requestIdPrefix;
+    const id: JsonRpcId = prefix === undefined ? this.nextId++ : prefix + this.nextId++;
     let outParams = params;
     if (opts.onProgress && this.progressMethod) {
       const base = (params && !Array.isArray(params) ? params : {}) as Record<string, unknown>;
