@@ -32,17 +32,53 @@ export interface StoredTask extends Task {
 }
 
 /**
+ * A message for the instance running a task, from an instance that received a request about it:
+ * `tasks/cancel` (`cancel`: abort the handler's `ctx.signal`) or `tasks/update` (`input`: hand the
+ * handler the client's `inputResponses`).
+ */
+export type TaskSignal =
+  | { type: "cancel"; taskId: string }
+  | { type: "input"; taskId: string; responses: Record<string, unknown> };
+
+/**
+ * How instances sharing a {@link TaskStore} reach the handler of a task that runs on another one. A task's
+ * handler always runs in the process that created the task; when `tasks/cancel` or `tasks/update`
+ * arrives at an instance that does not run it, the task manager publishes a {@link TaskSignal} here, and
+ * every instance's manager hears it and acts on it if it runs that task. At most once, in no guaranteed
+ * time: a signal sent while the running instance is gone is lost (a lease, kept by the store, fails such
+ * a task).
+ */
+export interface TaskSignals {
+  /** Sends `signal` to every instance (this one included). Resolves once it is sent. */
+  publish(signal: TaskSignal): void | Promise<void>;
+  /**
+   * Starts delivering every instance's signals to `listener`; resolves once signals published after it
+   * will be heard. The task manager subscribes once, before its first task is announced; the store owner
+   * ends the subscription by closing the store.
+   */
+  subscribe(listener: (signal: TaskSignal) => void): void | Promise<void>;
+}
+
+/**
  * Where task records live. The in-memory default serves one process; a shared implementation (Redis, a
  * database) lets any instance answer `tasks/get`. Records are replaced whole on every change. The running
- * handler itself always stays in the process that started it.
+ * handler itself always stays in the process that started it: `create` is called by that process.
  */
 export interface TaskStore {
   /** Stores a new record; must be durable when the promise resolves (the client is told right after). */
   create(task: StoredTask): void | Promise<void>;
   /** The record, or `undefined` when unknown or expired. */
   get(taskId: string): StoredTask | undefined | Promise<StoredTask | undefined>;
-  /** Replaces a record. */
+  /**
+   * Replaces a record. A store shared by instances must never replace a terminal record (`completed`,
+   * `failed`, `cancelled`): two instances may race, and the first final word stands.
+   */
   update(task: StoredTask): void | Promise<void>;
+  /**
+   * Cross-instance delivery of cancels and input answers; only a store shared by several instances has
+   * it (the in-memory store does not: every task runs in its one process).
+   */
+  readonly signals?: TaskSignals;
 }
 
 /**
@@ -103,6 +139,8 @@ interface Running {
 /** Runs tasks in this process over a {@link TaskStore}. Internal to the server. */
 export class TaskManager {
   private readonly running = new Map<string, Running>();
+  /** Settles once this manager hears the store's signals (made before the first task is announced). */
+  private listening: Promise<void> | undefined;
 
   constructor(
     readonly store: TaskStore,
@@ -124,6 +162,12 @@ export class TaskManager {
       pollIntervalMs: this.pollIntervalMs,
     };
     if (owner !== undefined) task.owner = owner;
+    const signals = this.store.signals;
+    if (signals !== undefined) {
+      // A cancel sent from another instance right after the client learns the task id must be heard.
+      this.listening ??= Promise.resolve(signals.subscribe((signal) => this.onSignal(signal)));
+      await this.listening;
+    }
     await this.store.create(task);
     const controller = new AbortController();
     this.running.set(task.taskId, {
@@ -191,18 +235,24 @@ export class TaskManager {
     return answer;
   }
 
-  /** Delivers `tasks/update` answers; unknown or already answered keys are ignored. */
+  /**
+   * Delivers `tasks/update` answers; unknown or already answered keys are ignored. For a task that runs
+   * on another instance, the answers go to it as a signal (it updates the record when its handler has
+   * them).
+   */
   async update(taskId: string, responses: Record<string, unknown>): Promise<void> {
     const run = this.running.get(taskId);
+    if (!run) {
+      await this.store.signals?.publish({ type: "input", taskId, responses });
+      return;
+    }
     const answered: string[] = [];
-    if (run) {
-      for (const [key, value] of Object.entries(responses)) {
-        const waiter = run.waiters.get(key);
-        if (!waiter) continue;
-        run.waiters.delete(key);
-        answered.push(key);
-        waiter.resolve(value);
-      }
+    for (const [key, value] of Object.entries(responses)) {
+      const waiter = run.waiters.get(key);
+      if (!waiter) continue;
+      run.waiters.delete(key);
+      answered.push(key);
+      waiter.resolve(value);
     }
     if (answered.length === 0) return;
     await this.mutate(taskId, (task) => {
@@ -216,7 +266,10 @@ export class TaskManager {
     });
   }
 
-  /** Cooperative cancel: the task becomes `cancelled` now and its handler's signal aborts. */
+  /**
+   * Cooperative cancel: the task becomes `cancelled` now and its handler's signal aborts, here or, through
+   * the store's signals, on the instance that runs it.
+   */
   async cancel(taskId: string): Promise<void> {
     await this.mutate(taskId, (task) => {
       if (isTerminal(task.status)) return false;
@@ -224,14 +277,29 @@ export class TaskManager {
       delete task.inputRequests;
       return true;
     });
+    if (this.running.has(taskId)) this.abort(taskId);
+    else await this.store.signals?.publish({ type: "cancel", taskId });
+  }
+
+  /** Aborts the handler of a task run here (its record already says `cancelled`). */
+  private abort(taskId: string): void {
     const run = this.running.get(taskId);
-    if (run) {
-      this.running.delete(taskId);
-      const reason = new TaskCancelledError(taskId);
-      run.controller.abort(reason);
-      for (const waiter of run.waiters.values()) waiter.reject(reason);
-      run.waiters.clear();
-    }
+    if (!run) return;
+    this.running.delete(taskId);
+    const reason = new TaskCancelledError(taskId);
+    run.controller.abort(reason);
+    for (const waiter of run.waiters.values()) waiter.reject(reason);
+    run.waiters.clear();
+  }
+
+  /** A signal from another instance; only the instance running the task acts on it. */
+  private onSignal(signal: TaskSignal): void {
+    if (!this.running.has(signal.taskId)) return;
+    if (signal.type === "cancel") this.abort(signal.taskId);
+    else
+      this.update(signal.taskId, signal.responses).catch((error: unknown) =>
+        this.onError("Task input from another instance could not be delivered", error),
+      );
   }
 
   /** Records the handler's outcome; ignored when the task was cancelled meanwhile. */
