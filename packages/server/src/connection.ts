@@ -9,6 +9,12 @@ import {
 } from "@mcpkit/protocol";
 import { dispatch } from "./dispatch.js";
 import type { ServerCore } from "./server-core.js";
+import {
+  adoptSharedSession,
+  INITIALIZED_CHANGE,
+  type SharedSession,
+  type SharedSessionCarrier,
+} from "./shared-session.js";
 
 /** One connection of a {@link Server}: a legacy session, or a carrier of modern requests. */
 export interface ServerConnection {
@@ -40,6 +46,8 @@ export interface Conn {
   peer: Peer;
   session: Session | undefined;
   era: ProtocolEra | undefined;
+  /** The shared store of a legacy session served by several instances; every change is written there. */
+  shared?: SharedSession | undefined;
 }
 
 /** What `connect` returns: a view of one connection (its `closed` promise is made on first use). */
@@ -68,7 +76,14 @@ class Connection implements ServerConnection {
  * @throws whatever the transport's start throws (the connection is forgotten again).
  */
 export async function connect(core: ServerCore, transport: Transport): Promise<ServerConnection> {
-  const conn: Conn = { peer: undefined as unknown as Peer, session: undefined, era: undefined };
+  const conn: Conn = {
+    peer: undefined as unknown as Peer,
+    session: undefined,
+    era: undefined,
+    shared: undefined,
+  };
+  // A session kept in a shared store (several instances): one property read, undefined everywhere else.
+  const shared = (transport as SharedSessionCarrier).sharedSession;
   const connections = core.connections;
   const peerOptions: Parameters<typeof createPeer>[1] = {
     // No batches until a session negotiates a revision that has them (see initialize).
@@ -79,10 +94,14 @@ export async function connect(core: ServerCore, transport: Transport): Promise<S
     },
   };
   if (core.options.requestTimeout !== undefined) peerOptions.timeout = core.options.requestTimeout;
+  if (shared !== undefined) peerOptions.requestIdPrefix = shared.requestIdPrefix;
   const peer = createPeer(transport, peerOptions);
   conn.peer = peer;
+  if (shared !== undefined) adoptSharedSession(conn, shared);
   peer.onNotification("notifications/initialized", () => {
-    if (conn.session) conn.session.initialized = true;
+    if (!conn.session || conn.session.initialized) return;
+    conn.session.initialized = true;
+    conn.shared?.write(INITIALIZED_CHANGE).catch(core.reportUnexpected);
   });
   peer.onAnyRequest((params, rctx) => {
     const outcome = dispatch(core, conn, params, rctx);

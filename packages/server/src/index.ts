@@ -4,6 +4,7 @@ export type { ServerConnection } from "./connection.js";
 export { InputRequiredSignal, isInputRequired } from "./internal/context.js";
 export type { ListKind } from "./internal/registry.js";
 export { createServer, type Server, withInputSchema } from "./server.js";
+export type { SharedSession, SharedSessionCarrier } from "./shared-session.js";
 export {
   type InferOutput,
   isStandardSchema,

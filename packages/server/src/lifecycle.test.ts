@@ -21,9 +21,8 @@ describe("lifecycle", () => {
 
   it("initialize falls back to the latest legacy version without batches", () => {
     const conn = fakeConn();
-    expect(initialize(makeCore(), conn, { protocolVersion: "1999-01-01" }).protocolVersion).toBe(
-      "2025-11-25",
-    );
+    const result = initialize(makeCore(), conn, { protocolVersion: "1999-01-01" }) as Record<string, unknown>;
+    expect(result.protocolVersion).toBe("2025-11-25");
     expect(conn.peer.batches).toBe(false);
   });
 

@@ -12,6 +12,7 @@ import {
 import { serverCapabilities } from "./capabilities.js";
 import type { Conn } from "./connection.js";
 import type { ServerCore } from "./server-core.js";
+import { encodeSession } from "./shared-session.js";
 
 type Params = Record<string, unknown>;
 
@@ -21,11 +22,12 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 /**
  * `initialize` (legacy): opens the connection's session at the requested version when the server has
  * it, else at the latest legacy version, and switches JSON-RPC batches on only for versions that have
- * them. The session is not `initialized` until `notifications/initialized`.
+ * them. The session is not `initialized` until `notifications/initialized`. A session kept in a shared
+ * store is answered once the store has it, so the client's next request may reach any instance.
  * @throws McpError -32600 when the session is already initialized.
  * @see SPEC.md §4.2
  */
-export function initialize(core: ServerCore, conn: Conn, p: Params): Params {
+export function initialize(core: ServerCore, conn: Conn, p: Params): Params | Promise<Params> {
   if (conn.session) throw new McpError(McpErrorCode.InvalidRequest, "The session is already initialized");
   const requested = p.protocolVersion;
   const protocolVersion = isLegacyVersion(requested) ? requested : LATEST_LEGACY_PROTOCOL_VERSION;
@@ -45,6 +47,7 @@ export function initialize(core: ServerCore, conn: Conn, p: Params): Params {
     serverInfo: core.info,
   };
   if (core.options.instructions !== undefined) result.instructions = core.options.instructions;
+  if (conn.shared) return conn.shared.write(encodeSession(conn.session)).then(() => result);
   return result;
 }
 

@@ -2,6 +2,7 @@ import { isLoggingLevel, type LoggingLevel, McpError } from "@mcpkit/protocol";
 import type { Conn } from "./connection.js";
 import type { CallInfo } from "./internal/context.js";
 import type { ServerCore } from "./server-core.js";
+import { logLevelChange } from "./shared-session.js";
 
 type Params = Record<string, unknown>;
 
@@ -12,9 +13,16 @@ export function checkSetLevelParams(p: Params): void {
 
 /**
  * `logging/setLevel` (legacy): sets the session's threshold for `ctx.log` messages. A modern request
- * sets it per request with `_meta["io.modelcontextprotocol/logLevel"]` instead.
+ * sets it per request with `_meta["io.modelcontextprotocol/logLevel"]` instead. A session kept in a
+ * shared store is answered once the store has the level.
  */
-export function setLevel(_core: ServerCore, _call: CallInfo, p: Params, conn: Conn): Params {
+export function setLevel(
+  _core: ServerCore,
+  _call: CallInfo,
+  p: Params,
+  conn: Conn,
+): Params | Promise<Params> {
   conn.session!.logLevel = p.level as LoggingLevel;
+  if (conn.shared) return conn.shared.write(logLevelChange(p.level as LoggingLevel)).then(() => ({}));
   return {};
 }

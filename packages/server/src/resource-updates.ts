@@ -2,6 +2,7 @@ import type { Conn } from "./connection.js";
 import type { CallInfo } from "./internal/context.js";
 import type { Listener } from "./listen.js";
 import type { ServerCore } from "./server-core.js";
+import { subscriptionChange } from "./shared-session.js";
 
 type Params = Record<string, unknown>;
 
@@ -31,9 +32,17 @@ export function notifyResourceUpdated(
  * `resources/subscribe` and `resources/unsubscribe` of a legacy session (the method table checked
  * `params.uri` and the session). The URI need not be registered: a template may serve it later.
  */
-export function subscribeResource(_core: ServerCore, call: CallInfo, p: Params, conn: Conn): Params {
+export function subscribeResource(
+  _core: ServerCore,
+  call: CallInfo,
+  p: Params,
+  conn: Conn,
+): Params | Promise<Params> {
   const subscriptions = conn.session!.subscriptions;
-  if (call.method === "resources/subscribe") subscriptions.add(p.uri as string);
+  const on = call.method === "resources/subscribe";
+  if (on) subscriptions.add(p.uri as string);
   else subscriptions.delete(p.uri as string);
+  // A session shared by several instances: answered once the shared store has the change.
+  if (conn.shared) return conn.shared.write(subscriptionChange(p.uri as string, on)).then(() => ({}));
   return {};
 }
