@@ -3,6 +3,7 @@ import { hasCapability, McpError, MetaKey } from "@mcpkit/protocol";
 import { serverCapabilities } from "./capabilities.js";
 import type { CallInfo } from "./internal/context.js";
 import type { ServerCore } from "./server-core.js";
+import { ownerOf } from "./task-publication.js";
 import { TASKS_CAPABILITY_PATH, TASKS_REQUIRED } from "./tasks.js";
 
 type Params = Record<string, unknown>;
@@ -20,6 +21,11 @@ export interface Listener {
     resourceSubscriptions?: string[];
     taskIds?: string[];
   };
+  /**
+   * The authorization subject of the client (as tasks are bound to it), set when `taskIds` was granted:
+   * `notifications/tasks` reach only the streams of the task's owner.
+   */
+  owner?: string;
   /** Sends a notification on the stream, tagged with its subscription id; a gone client is not an error. */
   send(method: string, params: Record<string, unknown>): void;
   /** Ends the stream with its graceful result (server shutdown). */
@@ -87,6 +93,10 @@ export async function listen(core: ServerCore, call: CallInfo, p: Params): Promi
         resolve(closedResult());
       },
     };
+    if (honored.taskIds !== undefined) {
+      const owner = ownerOf(rctx.info?.authInfo);
+      if (owner !== undefined) listener.owner = owner;
+    }
     signal.addEventListener("abort", onAbort, { once: true });
   });
   if (core.isClosed) return closedResult();

@@ -1,4 +1,5 @@
 import { type Implementation, McpError, McpErrorCode } from "@mcpkit/protocol";
+import { BusLink } from "./bus-link.js";
 import { ChangeNotifier } from "./change-notifier.js";
 import type { Conn } from "./connection.js";
 import { Registry } from "./internal/registry.js";
@@ -29,6 +30,8 @@ export class ServerCore {
   readonly listeners = new Set<Listener>();
   /** Tells connections and listeners which lists changed. */
   readonly changes: ChangeNotifier;
+  /** This server's end of `options.bus`; undefined without one (then nothing leaves the process). */
+  readonly bus: BusLink | undefined;
   /** Set once by `Server.close()`. */
   isClosed = false;
   private taskManagerInstance: TaskManager | undefined;
@@ -53,7 +56,8 @@ export class ServerCore {
       throw new RangeError(`pageSize must be at least 1, got ${String(options.pageSize)}`);
     this.ttlMs = Math.max(0, Math.floor(options.cache?.ttlMs ?? 0));
     this.cacheScope = options.cache?.scope ?? "public";
-    this.changes = new ChangeNotifier(this.connections, this.listeners);
+    this.bus = options.bus === undefined ? undefined : new BusLink(options.bus, this);
+    this.changes = new ChangeNotifier(this.connections, this.listeners, this.bus);
     // The one place the schema compiler is made: a validator chosen in the options is handed over here.
     const compiler = new SchemaCompiler(options.toJsonSchema, options.validator);
     this.registry = new Registry(compiler, (kind) => this.changes.schedule(kind));
@@ -71,7 +75,7 @@ export class ServerCore {
       this.options.tasks?.store ?? createInMemoryTaskStore(),
       this.options.tasks?.ttlMs ?? 3_600_000,
       this.options.tasks?.pollIntervalMs ?? 1_000,
-      (task) => publishTask(this.listeners, task),
+      (task) => publishTask(this.listeners, task, this.bus),
       (message, error) => this.logger.error(message, error),
     );
     return this.taskManagerInstance;

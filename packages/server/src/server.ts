@@ -63,15 +63,21 @@ export interface Server {
    * @throws Error after {@link Server.close}.
    */
   connect(transport: Transport): Promise<ServerConnection>;
-  /** Tells subscribers of `uri` (legacy `resources/subscribe`, modern listen filters) that it changed. */
+  /**
+   * Tells subscribers of `uri` (legacy `resources/subscribe`, modern listen filters) that it changed:
+   * this instance's at once, and with `ServerOptions.bus` those of the other instances too.
+   */
   notifyResourceUpdated(uri: string): void;
-  /** Tells clients a list changed without a registration (e.g. a tool's description depends on state). */
+  /**
+   * Tells clients a list changed without a registration (e.g. a tool's description depends on state);
+   * with `ServerOptions.bus`, the other instances' clients too.
+   */
   notifyListChanged(kind: ListKind): void;
   /** Connections currently open. */
   readonly connectionCount: number;
   /**
-   * Ends every `subscriptions/listen` stream with its graceful result, then closes every connection.
-   * Idempotent.
+   * Stops receiving from `ServerOptions.bus` (it does not close the bus), ends every
+   * `subscriptions/listen` stream with its graceful result, then closes every connection. Idempotent.
    */
   close(): Promise<void>;
 }
@@ -123,7 +129,9 @@ class ServerImpl implements Server {
   }
 
   notifyResourceUpdated(uri: string): void {
-    notifyResourceUpdated(this.core.connections, this.core.listeners, uri);
+    const core = this.core;
+    notifyResourceUpdated(core.connections, core.listeners, uri);
+    if (core.bus !== undefined) core.bus.resourceUpdated(uri);
   }
 
   connect(transport: Transport): Promise<ServerConnection> {
@@ -135,6 +143,7 @@ class ServerImpl implements Server {
     const core = this.core;
     if (core.isClosed) return;
     core.isClosed = true;
+    core.bus?.detach();
     endListeners(core.listeners);
     // Let the graceful listen results reach their transports before the connections go.
     await new Promise((resolve) => setTimeout(resolve, 0));

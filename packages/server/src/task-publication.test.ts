@@ -2,7 +2,7 @@ import { McpError } from "@mcpkit/protocol";
 import { describe, expect, it, vi } from "vitest";
 import { makeCore } from "../test/unit-kit.js";
 import type { Listener } from "./listen.js";
-import { ownerOf, publishTask, runTask } from "./task-publication.js";
+import { deliverTaskStatus, ownerOf, publishTask, runTask } from "./task-publication.js";
 import { type StoredTask, TaskCancelledError } from "./tasks.js";
 
 describe("task publication", () => {
@@ -10,6 +10,7 @@ describe("task publication", () => {
     const sent: Array<{ method: string; params: any }> = [];
     const mine: Listener = {
       filter: { taskIds: ["t1"] },
+      owner: "sub:a",
       send: (method, params) => sent.push({ method, params }),
       end() {},
     };
@@ -32,6 +33,22 @@ describe("task publication", () => {
       params: { taskId: "t1", status: "working" },
     });
     expect(sent[0]!.params.owner).toBeUndefined();
+  });
+
+  it("tells only the streams of the task's owner, here and (published as is) from other instances", () => {
+    const sent: string[] = [];
+    const listener = (name: string, owner?: string): Listener => ({
+      filter: { taskIds: ["t1"] },
+      ...(owner === undefined ? {} : { owner }),
+      send: (_method, params) => sent.push(`${name}:${String(params.status)}`),
+      end() {},
+    });
+    const listeners = new Set([listener("alice", "sub:alice"), listener("bob", "sub:bob"), listener("anon")]);
+    const task = { taskId: "t1", status: "working", createdAt: "", ttlMs: null, owner: "sub:alice" };
+    publishTask(listeners, task as unknown as StoredTask);
+    deliverTaskStatus(listeners, { taskId: "t1", status: "completed" }, "sub:alice");
+    deliverTaskStatus(listeners, { taskId: "t1", status: "failed" }, undefined);
+    expect(sent).toEqual(["alice:working", "alice:completed", "anon:failed"]);
   });
 
   it("ownerOf takes the first subject-like string of the auth info", () => {

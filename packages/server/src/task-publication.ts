@@ -1,5 +1,6 @@
 import { JsonRpcError } from "@mcpkit/jsonrpc";
 import { McpErrorCode } from "@mcpkit/protocol";
+import type { BusLink } from "./bus-link.js";
 import type { ToolEntry } from "./internal/registry.js";
 import { toolErrorResult } from "./internal/results.js";
 import type { Listener } from "./listen.js";
@@ -13,11 +14,36 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 /**
  * Sends `notifications/tasks` with the task's wire form to every `subscriptions/listen` stream whose
- * `taskIds` name it. Called by the task manager on every status change.
+ * `taskIds` name it and whose client is the task's owner (the same subject `tasks/get` requires), then,
+ * with a notification bus, publishes it for the streams held by other instances. Called by the task
+ * manager on every status change.
  */
-export function publishTask(listeners: ReadonlySet<Listener>, task: StoredTask): void {
+export function publishTask(listeners: ReadonlySet<Listener>, task: StoredTask, bus?: BusLink): void {
+  let wire: Record<string, unknown> | undefined;
   for (const listener of listeners) {
-    if (listener.filter.taskIds?.includes(task.taskId)) listener.send("notifications/tasks", wireTask(task));
+    if (listener.owner === task.owner && listener.filter.taskIds?.includes(task.taskId)) {
+      // One wire copy serves every stream: each listener copies params before tagging them.
+      wire ??= wireTask(task);
+      listener.send("notifications/tasks", wire);
+    }
+  }
+  if (bus !== undefined) bus.taskStatus(wire ?? wireTask(task), task.owner);
+}
+
+/**
+ * Sends a task status another instance published (`task` in wire form) to this instance's listen
+ * streams whose `taskIds` name it and whose client is `owner`.
+ */
+export function deliverTaskStatus(
+  listeners: ReadonlySet<Listener>,
+  task: Record<string, unknown>,
+  owner: string | undefined,
+): void {
+  const taskId = task.taskId as string;
+  for (const listener of listeners) {
+    if (listener.owner === owner && listener.filter.taskIds?.includes(taskId)) {
+      listener.send("notifications/tasks", task);
+    }
   }
 }
 

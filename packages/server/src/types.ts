@@ -26,6 +26,7 @@ import type {
   ServerCapabilities,
   ToolAnnotations,
 } from "@mcpkit/protocol";
+import type { NotificationBus } from "./notification-bus.js";
 import type { InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./standard-schema.js";
 import type { TaskStore } from "./tasks.js";
 
@@ -80,6 +81,15 @@ export interface ServerOptions {
    * prefixes which schema it is).
    */
   validator?: JsonSchemaValidator;
+  /**
+   * Carries `notifyResourceUpdated`, list changes and task status to the other instances of this server
+   * behind a load balancer, and theirs to this one's clients (listen streams and subscribed legacy
+   * sessions), e.g. `createRedisBus` of `@mcpkit/redis`. This instance's own clients are told directly, as
+   * without a bus; a failed publish is logged and tells the others nothing. Default: none (one process,
+   * nothing leaves it). The server subscribes at creation and unsubscribes on `close()`; it never closes
+   * the bus.
+   */
+  bus?: NotificationBus;
   /** Tasks extension settings; the extension is offered when a tool declares `taskSupport`. */
   tasks?: { store?: TaskStore; ttlMs?: number; pollIntervalMs?: number };
   /** Capabilities to declare on top of those the registry implies (e.g. `experimental`, `extensions`). */
