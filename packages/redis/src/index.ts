@@ -1,3 +1,4 @@
+export { createRedisBus, type RedisBus, type RedisBusOptions } from "./bus.js";
 export {
   DEFAULT_REDIS_URL,
   openRedis,
@@ -5,3 +6,9 @@ export {
   type RedisConnectionOptions,
 } from "./connection.js";
 export { createRedisEventStore, type RedisEventStoreOptions } from "./event-store.js";
+export {
+  createRedisTaskStore,
+  LEASE_LAPSED_MESSAGE,
+  type RedisTaskStore,
+  type RedisTaskStoreOptions,
+} from "./task-store.js";
