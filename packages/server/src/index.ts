@@ -17,6 +17,8 @@ export {
   createInMemoryTaskStore,
   type StoredTask,
   TaskCancelledError,
+  type TaskSignal,
+  type TaskSignals,
   type TaskStore,
 } from "./tasks.js";
 export type {
