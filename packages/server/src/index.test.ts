@@ -9,6 +9,7 @@ describe("the public surface", () => {
         "createInMemoryTaskStore",
         "createServer",
         "isInputRequired",
+        "isNotificationEvent",
         "isStandardSchema",
         "withInputSchema",
       ]

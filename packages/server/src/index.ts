@@ -3,6 +3,11 @@
 export type { ServerConnection } from "./connection.js";
 export { InputRequiredSignal, isInputRequired } from "./internal/context.js";
 export type { ListKind } from "./internal/registry.js";
+export {
+  isNotificationEvent,
+  type NotificationBus,
+  type NotificationEvent,
+} from "./notification-bus.js";
 export { createServer, type Server, withInputSchema } from "./server.js";
 export type { SharedSession, SharedSessionCarrier } from "./shared-session.js";
 export {
