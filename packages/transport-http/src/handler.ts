@@ -23,7 +23,9 @@ import {
 import { handlerCores, type InboundRequest, TOO_LARGE } from "./internal/inbound.js";
 import { Session, type SessionSettings } from "./internal/legacy.js";
 import { ModernExchange, OneShotTransport } from "./internal/modern.js";
+import { SharedSessionHandle } from "./internal/shared-session-handle.js";
 import { SSE_HEADERS, SseConnection } from "./internal/sse-connection.js";
+import type { SessionRecord, SessionSignal, SessionStore } from "./session-store.js";
 
 /** 16 MiB: the default cap on a POST body. */
 export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
@@ -34,6 +36,11 @@ export interface HttpConnectionInfo {
   era: "legacy" | "modern";
   /** The legacy session id (issued on the initialize response). */
   sessionId?: string;
+  /**
+   * Legacy, with a `sessionStore`: true when this instance takes up a session another instance opened
+   * (its transport's `sharedSession` holds the state to restore; the session is initialized already).
+   */
+  adopted?: boolean;
   /** The HTTP request that opened the session or carries the request. */
   request: Request;
 }
@@ -88,6 +95,16 @@ export interface StreamableHttpHandlerOptions {
   eventStore?: EventStore;
   /** A legacy session without requests or open streams for this long ends. Default 30 min; `Infinity` never. */
   sessionIdleTimeout?: number;
+  /**
+   * Shares legacy sessions with the other instances of the server behind a load balancer without sticky
+   * routing (e.g. `@mcpkit/redis`): any instance serves any request of a session. Each request of a session
+   * then costs one store round trip (its record is read and its idle TTL, `sessionIdleTimeout`, restarted);
+   * the instance that gets a request for a session it does not serve yet takes it up (`connect` with
+   * `info.adopted`); answers to server-to-client requests and cancels are routed to the instance that
+   * waits for them; DELETE on any instance ends the session on all. Modern requests never touch it.
+   * Use a shared `eventStore` too, so streams resume on any instance. Default: sessions live in this process.
+   */
+  sessionStore?: SessionStore;
   /** Most legacy sessions at once; further `initialize` POSTs get 503. Default 10 000. */
   maxSessions?: number;
   /** Answer with a JSON body whenever the response is the only message (else SSE). Default false. */
@@ -169,6 +186,7 @@ class LazyMessageInfo implements HttpMessageInfo {
 /** See {@link LazyMessageInfo}: `request` is built when read. */
 class LazyConnectionInfo implements HttpConnectionInfo {
   declare sessionId?: string;
+  declare adopted?: boolean;
   readonly #req: InboundRequest;
 
   constructor(
@@ -209,6 +227,31 @@ function connectionInfo(
     req instanceof WebInbound ? { era, request: req.request } : new LazyConnectionInfo(req, era);
   if (sessionId !== undefined) info.sessionId = sessionId;
   return info;
+}
+
+/**
+ * The info of a message another instance received and routed here (a shared session): there is no HTTP
+ * request on this instance, so the headers are empty and `httpRequest` is a placeholder.
+ */
+class RoutedMessageInfo implements HttpMessageInfo {
+  [key: string]: unknown;
+  readonly headers = new Headers();
+
+  constructor(
+    readonly protocolVersion: string,
+    readonly sessionId: string,
+  ) {}
+
+  get httpRequest(): Request {
+    return new Request("http://routed.invalid/", { method: "POST", headers: this.headers });
+  }
+}
+
+/** The instance a server-to-client request id names (`<instanceId>~<n>`, see `PeerOptions.requestIdPrefix`). */
+function instanceOf(id: JsonRpcId | null): string | undefined {
+  if (typeof id !== "string") return undefined;
+  const end = id.indexOf("~");
+  return end > 0 ? id.slice(0, end) : undefined;
 }
 
 /** The Web entry point's view of a `Request`. */
@@ -320,17 +363,23 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   const sessions = new Map<string, Session>();
   const oneShots = new Set<OneShotTransport>();
   let closed = false;
+  const cluster = serveLegacy ? options.sessionStore : undefined;
+  const idleTimeout = options.sessionIdleTimeout ?? 30 * 60_000;
+  // The record's TTL: the idle timeout, or a day for sessions that never idle out in one process.
+  const recordTtl = Number.isFinite(idleTimeout) && idleTimeout > 0 ? idleTimeout : 86_400_000;
 
   const settings: SessionSettings = {
     store: options.eventStore ?? createInMemoryEventStore(),
     retryInterval: options.retryInterval ?? 1000,
     keepAliveInterval,
-    idleTimeout: options.sessionIdleTimeout ?? 30 * 60_000,
+    idleTimeout,
     onError,
     onEnd: (session) => {
       if (sessions.get(session.id) === session) sessions.delete(session.id);
     },
+    cluster,
   };
+  cluster?.listen(onSignal);
 
   // DNS rebinding: a browser page on another origin can reach a loopback server; its Origin gives it away,
   // and for a server bound to loopback a foreign Host does too (the conformance suite sends both).
@@ -413,7 +462,6 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     req: InboundRequest,
     parsed: Exclude<ReturnType<typeof classifyValue>[number], { kind: "invalid" }>,
   ): Promise<Reply> {
-    const message = parsed.message;
     if (
       parsed.kind === "request" &&
       parsed.message.method === "initialize" &&
@@ -421,10 +469,22 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     ) {
       return initialize(req, parsed.message as { id: JsonRpcId; method: string; params?: unknown });
     }
+    if (cluster) return handleSharedPost(req, parsed, cluster);
     const session = findSession(req, serveModern ? NEITHER_ERA : NO_SESSION);
     if (session instanceof Rejection) return session.response;
     const version = legacyVersion(req);
     if (version instanceof Rejection) return version.response;
+    return serveInSession(req, parsed, session, version);
+  }
+
+  /** A legacy POST of a session that is served here: the message goes to the app. */
+  function serveInSession(
+    req: InboundRequest,
+    parsed: Exclude<ReturnType<typeof classifyValue>[number], { kind: "invalid" }>,
+    session: Session,
+    version: string,
+  ): Reply | Promise<Reply> {
+    const message = parsed.message;
     session.protocolVersion = version;
     session.touch();
     const info = messageInfo(req, version, session.id, undefined);
@@ -452,6 +512,120 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     return exchange.response;
   }
 
+  /**
+   * A legacy POST with a shared session: one round trip reads the record (404 once it ended anywhere).
+   * An answer to a request another instance sent goes there, a cancel to every instance; anything else
+   * is served here, by this instance's replica of the session (taken up now if there is none).
+   */
+  async function handleSharedPost(
+    req: InboundRequest,
+    parsed: Exclude<ReturnType<typeof classifyValue>[number], { kind: "invalid" }>,
+    store: SessionStore,
+  ): Promise<Reply> {
+    const found = await sharedRecord(req, store, serveModern ? NEITHER_ERA : NO_SESSION);
+    if (found instanceof Rejection) return found.response;
+    const version = legacyVersion(req);
+    if (version instanceof Rejection) return version.response;
+    const sessionId = found[0];
+    if (parsed.kind === "success" || parsed.kind === "error") {
+      const owner = instanceOf(parsed.message.id);
+      if (owner !== undefined && owner !== store.instanceId) {
+        // Nobody waits for it any more when that instance is gone: dropped, as a late answer is.
+        await store.sendTo(owner, { kind: "inbound", sessionId, message: parsed.message });
+        return emptyReply(202);
+      }
+    } else if (parsed.kind === "notification" && parsed.message.method === "notifications/cancelled") {
+      // The request may run on any instance: each one serving the session looks for it.
+      await store.broadcast({ kind: "inbound", sessionId, message: parsed.message });
+      return emptyReply(202);
+    }
+    const session = await replica(req, store, sessionId, found[1]);
+    if (session instanceof Rejection) return session.response;
+    return serveInSession(req, parsed, session, version);
+  }
+
+  /** Shared sessions: the record of the request's session, its TTL restarted; 404 once it ended anywhere. */
+  async function sharedRecord(
+    req: InboundRequest,
+    store: SessionStore,
+    missing = NO_SESSION,
+  ): Promise<[string, SessionRecord] | Rejection> {
+    const sessionId = req.header(Header.SessionId);
+    if (sessionId === null || sessionId === "") return reject(400, -32600, missing);
+    const record = await store.touch(sessionId, recordTtl);
+    if (record === undefined) {
+      // Ended (or expired) elsewhere before this replica heard of it.
+      sessions.get(sessionId)?.terminate();
+      return reject(404, -32600, "Session not found");
+    }
+    return [sessionId, record];
+  }
+
+  /**
+   * This instance's replica of a shared session, refreshed from `record`; made (and connected to the app
+   * with `info.adopted`) when there is none. Requests that arrive while the app connects are kept by the
+   * transport until it starts.
+   */
+  async function replica(
+    req: InboundRequest,
+    store: SessionStore,
+    sessionId: string,
+    record: SessionRecord,
+  ): Promise<Session | Rejection> {
+    const existing = sessions.get(sessionId);
+    if (existing !== undefined && !existing.ended) {
+      existing.shared!.refresh(record);
+      return existing;
+    }
+    if (sessions.size >= maxSessions) return reject(503, -32600, "Too many sessions");
+    const shared = new SharedSessionHandle(sessionId, store, `${store.instanceId}~`);
+    shared.refresh(record);
+    const session = new Session(sessionId, settings, record.protocolVersion, shared);
+    sessions.set(sessionId, session);
+    const info = connectionInfo(req, "legacy", sessionId);
+    info.adopted = true;
+    try {
+      await options.connect(session.transport, info);
+    } catch (error) {
+      onError(error instanceof Error ? error : new Error(String(error)));
+      session.release();
+      return reject(500, -32603, "Internal error");
+    }
+    return session;
+  }
+
+  /** Shared sessions: what another instance (or the store) tells this one. */
+  function onSignal(signal: SessionSignal): void {
+    const session = sessions.get(signal.sessionId);
+    if (session === undefined || session.ended) return;
+    switch (signal.kind) {
+      case "inbound": {
+        const message = signal.message;
+        if ("method" in message && message.method === "notifications/cancelled") {
+          // As for a cancel POSTed here: the app answers a cancelled request with nothing.
+          const requestId = (message.params as { requestId?: JsonRpcId } | undefined)?.requestId;
+          if (requestId !== undefined) queueMicrotask(() => session.exchange(requestId)?.end());
+        }
+        session.transport.deliver(message, new RoutedMessageInfo(session.protocolVersion, session.id));
+        return;
+      }
+      case "outbound":
+        session.standalone.send(signal.message, false);
+        return;
+      case "changed":
+        // Applied at once, so a fan-out right behind it sees it; a missed revision reads the record.
+        if (session.shared!.apply(signal.revision, signal.changes)) return;
+        cluster!.touch(session.id, recordTtl).then((record) => {
+          if (record === undefined) session.terminate();
+          else session.shared!.refresh(record);
+        }, onError);
+        return;
+      case "ended":
+        session.terminate();
+        return;
+    }
+  }
+
   async function initialize(
     req: InboundRequest,
     message: { id: JsonRpcId; method: string; params?: unknown },
@@ -470,7 +644,15 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const version = typeof requested === "string" ? requested : DEFAULT_NEGOTIATED_HTTP_VERSION;
     // The session exists before the app answers, so the app's connect() can see its id; it is dropped again
     // when initialize fails (onInitializeFailed below).
-    const session = new Session(randomId(), settings, version);
+    const id = randomId();
+    let shared: SharedSessionHandle | undefined;
+    if (cluster) {
+      // The record first: the client may send its next request to any instance as soon as it has the id.
+      await cluster.create(id, version, recordTtl);
+      shared = new SharedSessionHandle(id, cluster, `${cluster.instanceId}~`);
+      shared.created();
+    }
+    const session = new Session(id, settings, version, shared);
     sessions.set(session.id, session);
     try {
       await options.connect(session.transport, connectionInfo(req, "legacy", session.id));
@@ -487,7 +669,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       initialize: true,
     });
     exchange.headers = { [Header.SessionId]: session.id };
-    exchange.onInitializeFailed = () => queueMicrotask(() => session.terminate());
+    exchange.onInitializeFailed = () =>
+      queueMicrotask(() => {
+        session.terminate();
+        cluster?.end(session.id).catch(onError);
+      });
     req.onGone(() => exchange.clientGone());
     const info = messageInfo(req, version, session.id, undefined);
     info.closeSseStream = () => exchange.closeConnection();
@@ -594,7 +780,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     if (!accepts(req.header("accept"), "text/event-stream")) {
       return errorReply(406, -32600, "Not Acceptable: Accept must allow text/event-stream");
     }
-    const session = findSession(req);
+    const session = cluster ? await sharedSession(req, cluster) : findSession(req);
     if (session instanceof Rejection) return session.response;
     const version = legacyVersion(req);
     if (version instanceof Rejection) return version.response;
@@ -608,6 +794,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
         const live = session.liveStream(streamId);
         if (live) {
           void live.resume(conn, lastEventId).catch(onError);
+          if (live === session.standalone && session.shared) void session.claimStream().catch(onError);
         } else {
           // A finished stream: replay what the client missed, then end.
           void Promise.resolve(
@@ -627,11 +814,27 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     }
     const conn = new SseConnection(keepAliveInterval);
     session.standalone.attach(conn, version >= "2025-11-25");
+    // Shared sessions: messages for the GET stream now come here (and what waited for one, first).
+    if (session.shared) void session.claimStream().catch(onError);
     return new Reply(200, SSE_HEADERS, conn);
+  }
+
+  async function sharedSession(req: InboundRequest, store: SessionStore): Promise<Session | Rejection> {
+    const found = await sharedRecord(req, store);
+    if (found instanceof Rejection) return found;
+    return replica(req, store, found[0], found[1]);
   }
 
   async function handleDelete(req: InboundRequest): Promise<Reply> {
     if (!serveLegacy) return errorReply(405, -32600, "Method not allowed", undefined, undefined, ALLOW);
+    if (cluster) {
+      const found = await sharedRecord(req, cluster);
+      if (found instanceof Rejection) return found.response;
+      // Every instance ends its replica on the store's `ended` signal; this one ends at once.
+      await cluster.end(found[0]);
+      sessions.get(found[0])?.terminate();
+      return emptyReply(200);
+    }
     const session = findSession(req);
     if (session instanceof Rejection) return session.response;
     session.terminate();
@@ -676,7 +879,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     async close() {
       if (closed) return;
       closed = true;
-      for (const session of [...sessions.values()]) session.terminate();
+      // A shared session lives on in the other instances: only this replica goes.
+      for (const session of [...sessions.values()]) {
+        if (session.shared) session.release();
+        else session.terminate();
+      }
       for (const transport of [...oneShots]) await transport.close();
     },
   };

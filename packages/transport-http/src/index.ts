@@ -19,6 +19,7 @@ export {
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
 } from "./handler.js";
+export type { SessionRecord, SessionSignal, SessionStore } from "./session-store.js";
 export {
   createSseClientTransport,
   type SseClientTransport,

@@ -6,8 +6,10 @@ import {
   type TransportTraits,
 } from "@mcpkit/jsonrpc";
 import type { EventStore } from "../event-store.js";
+import type { SessionStore } from "../session-store.js";
 import { emptyReply, jsonReply, Reply, unrefTimer } from "./http-util.js";
 import { InboundTransport } from "./inbound-transport.js";
+import type { SharedSessionHandle } from "./shared-session-handle.js";
 import { SSE_HEADERS, SseConnection } from "./sse-connection.js";
 
 /** Most messages kept for a standalone stream while no GET is connected. */
@@ -25,6 +27,8 @@ export interface SessionSettings {
   idleTimeout: number;
   onError: (error: Error) => void;
   onEnd: (session: Session) => void;
+  /** Set when sessions are shared with other instances through a {@link SessionStore}. */
+  cluster: SessionStore | undefined;
 }
 
 /**
@@ -105,7 +109,10 @@ export class LegacyStream {
     this.conn = conn;
     if (old && old !== conn) old.close();
     conn.onEnd(() => {
-      if (this.conn === conn) this.conn = undefined;
+      if (this.conn === conn) {
+        this.conn = undefined;
+        if (this.undelivered) this.session.streamLost();
+      }
       this.session.touch();
     });
   }
@@ -274,8 +281,15 @@ export class SessionTransport extends InboundTransport {
     this.session.route(message, options?.relatedRequestId);
   }
 
+  /** The session's state in the shared store (the server's `SharedSession` seam); undefined in one process. */
+  get sharedSession(): SharedSessionHandle | undefined {
+    return this.session.shared;
+  }
+
   protected onClosed(): void {
-    this.session.terminate();
+    // A shared session outlives this instance's replica of it: closing here ends nothing elsewhere.
+    if (this.session.shared) this.session.release();
+    else this.session.terminate();
   }
 }
 
@@ -292,13 +306,20 @@ export class Session {
   ended = false;
   /** The version of the session's latest request (`MCP-Protocol-Version`). */
   protocolVersion: string;
+  /** Shared sessions: this instance holds the session's GET stream (it claimed it in the store). */
+  holdsStream = false;
+  /** Shared sessions: prefix of stream ids, unique per instance (a stream's events share one store). */
+  private readonly streamPrefix: string;
 
   constructor(
     readonly id: string,
     readonly settings: SessionSettings,
     protocolVersion: string,
+    /** The state shared with other instances; set exactly when `settings.cluster` is. */
+    readonly shared?: SharedSessionHandle,
   ) {
     this.protocolVersion = protocolVersion;
+    this.streamPrefix = settings.cluster ? `${settings.cluster.instanceId}.` : "";
     this.transport = new SessionTransport(this);
     this.standalone = new LegacyStream(`${id}-0`, this, true);
     this.liveStreams.set(this.standalone.id, this.standalone);
@@ -328,7 +349,7 @@ export class Session {
 
   /** A new resumable stream of this session (for one POST's SSE reply). */
   newStream(): LegacyStream {
-    const stream = new LegacyStream(`${this.id}-${++this.streamCount}`, this, false);
+    const stream = new LegacyStream(`${this.id}-${this.streamPrefix}${++this.streamCount}`, this, false);
     this.liveStreams.set(stream.id, stream);
     return stream;
   }
@@ -354,7 +375,29 @@ export class Session {
     }
     const exchange = relatedRequestId === undefined ? undefined : this.exchanges.get(relatedRequestId);
     if (exchange && !exchange.finished) exchange.write(message);
-    else this.standalone.send(message, false);
+    else if (this.shared === undefined || this.holdsStream) this.standalone.send(message, false);
+    else if ("id" in message) {
+      // A request of a handler running here, for a GET stream held elsewhere (or by nobody yet).
+      const store = this.settings.cluster!;
+      store.toStream(this.id, message).catch(this.settings.onError);
+    }
+    // An unrelated notification (a list change, a resource update) is a fan-out every instance raises:
+    // the one holding the GET stream sends it, so the others drop theirs instead of sending it twice.
+  }
+
+  /** Shared sessions: the GET stream is now held here; what waited for it in the store goes out first. */
+  async claimStream(): Promise<void> {
+    const store = this.settings.cluster!;
+    this.holdsStream = true;
+    const kept = await store.claimStream(this.id);
+    for (const message of kept) this.standalone.send(message, false);
+  }
+
+  /** The GET stream's connection ended: a shared session stops holding it. */
+  streamLost(): void {
+    if (!this.holdsStream || this.ended) return;
+    this.holdsStream = false;
+    this.settings.cluster!.releaseStream(this.id).catch(this.settings.onError);
   }
 
   /**
@@ -374,6 +417,7 @@ export class Session {
       this.idleTimer = undefined;
       if (this.ended) return;
       const timeout = this.settings.idleTimeout;
+      if (this.shared) return this.sharedIdleCheck(timeout);
       const rest = this.lastActive + timeout - Date.now();
       if (rest > 0) this.armIdleTimer(rest);
       // A session with an open stream is in use, however quiet.
@@ -383,9 +427,48 @@ export class Session {
     unrefTimer(this.idleTimer);
   }
 
+  /**
+   * Shared sessions: the record's TTL is the idle timeout. An open stream here is activity the store does
+   * not see, so it is told every half period (before the TTL can lapse); an idle replica is released
+   * (the record lives on, or expires, by its TTL).
+   */
+  private sharedIdleCheck(timeout: number): void {
+    const half = timeout / 2;
+    const now = Date.now();
+    if (this.hasOpenConnection()) {
+      this.lastActive = now;
+      this.armIdleTimer(half);
+      this.settings.cluster!.touch(this.id, timeout).then((record) => {
+        if (record === undefined) this.terminate();
+      }, this.settings.onError);
+      return;
+    }
+    const rest = this.lastActive + timeout - now;
+    if (rest > 0) this.armIdleTimer(Math.min(rest, half));
+    else this.release();
+  }
+
   private hasOpenConnection(): boolean {
     for (const stream of this.liveStreams.values()) if (stream.conn?.isOpen) return true;
     return false;
+  }
+
+  /**
+   * Shared sessions: drops this instance's replica only (idle, or this instance closing): its streams
+   * close (their clients resume elsewhere) and the app's connection closes; the record stays.
+   */
+  release(): void {
+    if (this.ended) return;
+    this.ended = true;
+    if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    for (const exchange of [...this.exchanges.values()]) exchange.end();
+    if (this.holdsStream) {
+      this.holdsStream = false;
+      this.settings.cluster?.releaseStream(this.id).catch(this.settings.onError);
+    }
+    this.standalone.disconnect();
+    void this.transport.close();
+    this.settings.onEnd(this);
   }
 
   /** Ends the session: every stream closes, the transport closes, later requests get 404. */
@@ -397,7 +480,9 @@ export class Session {
     this.standalone.done = true;
     this.standalone.disconnect();
     void this.transport.close();
-    const ids = Array.from({ length: this.streamCount + 1 }, (_, i) => `${this.id}-${i}`);
+    const ids = Array.from({ length: this.streamCount + 1 }, (_, i) =>
+      i === 0 ? this.standalone.id : `${this.id}-${this.streamPrefix}${i}`,
+    );
     try {
       const deleted = this.settings.store.deleteStreams?.(ids);
       if (deleted instanceof Promise)
