@@ -7,6 +7,11 @@ export {
 } from "./connection.js";
 export { createRedisEventStore, type RedisEventStoreOptions } from "./event-store.js";
 export {
+  createRedisSessionStore,
+  type RedisSessionStore,
+  type RedisSessionStoreOptions,
+} from "./session-store.js";
+export {
   createRedisTaskStore,
   LEASE_LAPSED_MESSAGE,
   type RedisTaskStore,
