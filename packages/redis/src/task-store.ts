@@ -94,7 +94,7 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
   const leaseKey = (id: string) => `${prefix}task-lease:${id}`;
   const held = new Set<string>();
   let timer: ReturnType<typeof setInterval> | undefined;
-  let subscriber: RedisConnection | undefined;
+  const subscribers = new Set<RedisConnection>();
   let closed = false;
 
   function hold(taskId: string): void {
@@ -169,8 +169,14 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
       if (closed) throw new Error("The Redis task store was closed");
       const connection = client.duplicate() as RedisConnection;
       connection.on("error", () => {});
-      await connection.connect();
-      subscriber = connection;
+      subscribers.add(connection);
+      try {
+        await connection.connect();
+      } catch (error) {
+        subscribers.delete(connection);
+        connection.destroy();
+        throw error;
+      }
       await connection.subscribe(channel, (message) => {
         let signal: TaskSignal;
         try {
@@ -206,7 +212,9 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
       closed = true;
       const leases = [...held].map(leaseKey);
       for (const taskId of [...held]) release(taskId);
-      await Promise.allSettled([leases.length > 0 ? client.del(leases) : undefined, subscriber?.close()]);
+      const ending = [...subscribers].map((connection) => connection.close());
+      subscribers.clear();
+      await Promise.allSettled([leases.length > 0 ? client.del(leases) : undefined, ...ending]);
     },
   };
 }

@@ -82,4 +82,23 @@ describe("TaskManager across instances (store signals)", () => {
     await local.cancel(other.task.taskId);
     expect(other.signal.aborted).toBe(true);
   });
+
+  it("a subscription that fails fails that task's start only; the next start subscribes again", async () => {
+    const [store] = sharedStores();
+    let attempts = 0;
+    const flaky: TaskStore = Object.assign({}, store, {
+      signals: {
+        publish: store.signals!.publish,
+        subscribe(listener: (signal: TaskSignal) => void) {
+          if (attempts++ === 0) return Promise.reject(new Error("Redis is down"));
+          return store.signals!.subscribe(listener);
+        },
+      },
+    });
+    const m = manager(flaky);
+    await expect(m.create(undefined)).rejects.toThrow("Redis is down");
+    const { task } = await m.create(undefined);
+    expect(task.status).toBe("working");
+    expect(attempts).toBe(2);
+  });
 });

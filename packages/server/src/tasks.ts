@@ -165,7 +165,13 @@ export class TaskManager {
     const signals = this.store.signals;
     if (signals !== undefined) {
       // A cancel sent from another instance right after the client learns the task id must be heard.
-      this.listening ??= Promise.resolve(signals.subscribe((signal) => this.onSignal(signal)));
+      this.listening ??= Promise.resolve(signals.subscribe((signal) => this.onSignal(signal))).catch(
+        (error: unknown) => {
+          // Not heard yet (Redis down?): this task fails to start, the next one tries again.
+          this.listening = undefined;
+          throw error;
+        },
+      );
       await this.listening;
     }
     await this.store.create(task);
