@@ -46,6 +46,7 @@ export type {
   SchemaInput,
   ServerLogger,
   ServerOptions,
+  ServerStores,
   TaskSupport,
   ToolConfig,
   ToolHandler,

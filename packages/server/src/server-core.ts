@@ -7,8 +7,8 @@ import { RequestStateSealer } from "./internal/request-state.js";
 import { SchemaCompiler } from "./internal/schema.js";
 import type { Listener } from "./listen.js";
 import { publishTask } from "./task-publication.js";
-import { createInMemoryTaskStore, TaskManager } from "./tasks.js";
-import type { ServerLogger, ServerOptions } from "./types.js";
+import { createInMemoryTaskStore, TaskManager, type TaskStore } from "./tasks.js";
+import type { ServerLogger, ServerOptions, ServerStores } from "./types.js";
 
 /**
  * What every part of one server shares: the options, the registry, the `requestState` sealer, the open
@@ -20,7 +20,7 @@ export class ServerCore {
   readonly options: ServerOptions;
   readonly logger: ServerLogger;
   readonly registry: Registry;
-  readonly sealer: RequestStateSealer;
+  sealer: RequestStateSealer;
   readonly pageSize: number;
   readonly ttlMs: number;
   readonly cacheScope: "public" | "private";
@@ -29,11 +29,17 @@ export class ServerCore {
   /** Open `subscriptions/listen` streams. */
   readonly listeners = new Set<Listener>();
   /** Tells connections and listeners which lists changed. */
-  readonly changes: ChangeNotifier;
-  /** This server's end of `options.bus`; undefined without one (then nothing leaves the process). */
-  readonly bus: BusLink | undefined;
+  changes: ChangeNotifier;
+  /**
+   * This server's end of `options.bus` (or of the bus given to {@link useStores}); undefined without one
+   * (then nothing leaves the process).
+   */
+  bus: BusLink | undefined;
   /** Set once by `Server.close()`. */
   isClosed = false;
+  /** Set by the first `connect`: from then on the stores are fixed (see {@link useStores}). */
+  connectedOnce = false;
+  private taskStore: TaskStore | undefined;
   private taskManagerInstance: TaskManager | undefined;
 
   /** @throws TypeError when `name` or `version` is missing; RangeError for a `pageSize` below 1. */
@@ -62,6 +68,35 @@ export class ServerCore {
     const compiler = new SchemaCompiler(options.toJsonSchema, options.validator);
     this.registry = new Registry(compiler, (kind) => this.changes.schedule(kind));
     this.sealer = new RequestStateSealer(options.requestStateKey, options.requestStateTtlMs ?? 600_000);
+    this.taskStore = options.tasks?.store;
+  }
+
+  /**
+   * Replaces the stores the options gave (see `Server.useStores`); an undefined entry keeps its own.
+   * @throws Error once a connection was made or the server closed; RangeError for an empty key ring.
+   */
+  useStores(stores: ServerStores): void {
+    if (this.connectedOnce || this.isClosed) {
+      throw new Error(
+        "Server.useStores() must be called before the server serves anything (a connection was already made)",
+      );
+    }
+    // Built first: a bad ring throws before anything changed.
+    const sealer =
+      stores.requestStateKey === undefined
+        ? undefined
+        : new RequestStateSealer(stores.requestStateKey, this.options.requestStateTtlMs ?? 600_000);
+    if (sealer !== undefined) this.sealer = sealer;
+    if (stores.tasks !== undefined) {
+      this.taskStore = stores.tasks;
+      // Nothing used the manager before a connection, but a getter may have built it: rebuild on use.
+      this.taskManagerInstance = undefined;
+    }
+    if (stores.bus !== undefined) {
+      this.bus?.detach();
+      this.bus = new BusLink(stores.bus, this);
+      this.changes = new ChangeNotifier(this.connections, this.listeners, this.bus);
+    }
   }
 
   /** Whether the tasks extension is offered: a tool declared `taskSupport`, or the options configure it. */
@@ -72,7 +107,7 @@ export class ServerCore {
   /** The task manager, made on first use (a server without tasks never builds a store). */
   get taskManager(): TaskManager {
     this.taskManagerInstance ??= new TaskManager(
-      this.options.tasks?.store ?? createInMemoryTaskStore(),
+      this.taskStore ?? createInMemoryTaskStore(),
       this.options.tasks?.ttlMs ?? 3_600_000,
       this.options.tasks?.pollIntervalMs ?? 1_000,
       (task) => publishTask(this.listeners, task, this.bus),

@@ -17,6 +17,7 @@ import type {
   SchemaBoundHandler,
   SchemaInput,
   ServerOptions,
+  ServerStores,
   ToolConfig,
   ToolHandler,
 } from "./types.js";
@@ -73,6 +74,17 @@ export interface Server {
    * with `ServerOptions.bus`, the other instances' clients too.
    */
   notifyListChanged(kind: ListKind): void;
+  /**
+   * Hands the server shared stores for running as one of several instances behind a load balancer (the
+   * `ServerOptions` counterparts, for a server that already exists: `serve(server, { store })` of the
+   * `mcpkit` package calls it). `tasks` replaces `tasks.store`, `bus` replaces `bus` (the server
+   * subscribes to it now and unsubscribes on `close()`; it never closes it), `requestStateKey` replaces
+   * the key or key ring; an undefined entry keeps the server's own. Registration may come before or
+   * after. Does NOT turn the tasks extension on: a tool's `taskSupport` (or `ServerOptions.tasks`) does.
+   * @throws Error once the server made a connection (or was closed): a request already used the old
+   *   stores; RangeError for an empty key ring.
+   */
+  useStores(stores: ServerStores): void;
   /** Connections currently open. */
   readonly connectionCount: number;
   /**
@@ -134,9 +146,15 @@ class ServerImpl implements Server {
     if (core.bus !== undefined) core.bus.resourceUpdated(uri);
   }
 
+  useStores(stores: ServerStores): void {
+    this.core.useStores(stores);
+  }
+
   connect(transport: Transport): Promise<ServerConnection> {
-    if (this.core.isClosed) return Promise.reject(new Error("Server.connect() was called after close()"));
-    return connect(this.core, transport);
+    const core = this.core;
+    if (core.isClosed) return Promise.reject(new Error("Server.connect() was called after close()"));
+    core.connectedOnce = true;
+    return connect(core, transport);
   }
 
   async close(): Promise<void> {

@@ -100,6 +100,19 @@ export interface ServerOptions {
   logger?: ServerLogger;
 }
 
+/**
+ * Shared stores for a server run as one of several instances behind a load balancer, handed over with
+ * `Server.useStores` (e.g. what `redisStore()` of `@mcpkit/redis` returns fits). Each is the same as its
+ * `ServerOptions` counterpart: `tasks` is `ServerOptions.tasks.store`, `bus` is `ServerOptions.bus`,
+ * `requestStateKey` is `ServerOptions.requestStateKey`. An absent (undefined) entry leaves the server's
+ * own setting as it is.
+ */
+export interface ServerStores {
+  tasks?: TaskStore | undefined;
+  bus?: NotificationBus | undefined;
+  requestStateKey?: ServerOptions["requestStateKey"] | undefined;
+}
+
 /** Options of an input call (`elicit`, `sample`, `listRoots`). */
 export interface InputOptions {
   /**
