@@ -6,6 +6,7 @@ export {
   type RedisConnectionOptions,
 } from "./connection.js";
 export { createRedisEventStore, type RedisEventStoreOptions } from "./event-store.js";
+export { type RedisStore, type RedisStoreOptions, redisStore } from "./redis-store.js";
 export {
   createRedisSessionStore,
   type RedisSessionStore,
