@@ -20,4 +20,10 @@ export {
   type ScopedClient,
   withClient,
 } from "./connect.js";
-export { type Connectable, type RunningServer, type ServeOptions, serve } from "./serve.js";
+export {
+  type Connectable,
+  type RunningServer,
+  type ServeOptions,
+  type ServeStore,
+  serve,
+} from "./serve.js";

@@ -1,11 +1,32 @@
 import type { Transport } from "@mcpkit/jsonrpc";
-import type { HttpServerHandle } from "@mcpkit/transport-http/node";
+import type { ServerStores } from "@mcpkit/server";
+import type { EventStore, SessionStore } from "@mcpkit/transport-http";
+import type { HttpServerHandle, ListenOptions } from "@mcpkit/transport-http/node";
 import { listen } from "@mcpkit/transport-http/node";
 import { serveStdio } from "@mcpkit/transport-stdio";
 
-/** Anything with `connect(transport)`: an `@mcpkit/server` server, or another implementation. */
+/**
+ * Anything with `connect(transport)`: an `@mcpkit/server` server, or another implementation. `useStores`
+ * (an `@mcpkit/server` server has it) is needed only with {@link ServeOptions.store}.
+ */
 export interface Connectable {
   connect(transport: Transport): unknown;
+  useStores?(stores: ServerStores): void;
+}
+
+/**
+ * The shared stores of a server run as several instances behind a load balancer, as one object:
+ * what the server takes (`tasks`, `bus`, `requestStateKey`, see `Server.useStores`) and what the HTTP
+ * handler takes (`eventStore`, `sessionStore`). Structural: `redisStore()` of `@mcpkit/redis` returns
+ * one, and so can any other implementation of the seams. Every entry is optional.
+ */
+export interface ServeStore extends ServerStores {
+  /** Resumable SSE for legacy streams (`Last-Event-ID` on any instance). */
+  eventStore?: EventStore | undefined;
+  /** Legacy sessions served by any instance. */
+  sessionStore?: SessionStore | undefined;
+  /** Called by `serve` once the HTTP server has closed (it owns the store from then on). */
+  close?(): Promise<void>;
 }
 
 /** Options of {@link serve}. */
@@ -39,6 +60,16 @@ export interface ServeOptions {
     authenticate(request: Request): Promise<unknown>;
     serveMetadata(request: Request): Response | undefined;
   };
+  /**
+   * Shared stores, to run this server as one of several instances behind a load balancer without sticky
+   * routing: `await redisStore({ url })` of `@mcpkit/redis` fits. The server gets `tasks`, `bus` and
+   * `requestStateKey` through its `useStores` before anything is served (so it must not have served
+   * anything yet); over HTTP the handler gets `eventStore` and `sessionStore`. `serve` owns the store:
+   * it calls `store.close()` after the HTTP server closed (SIGINT/SIGTERM, or the returned handle's
+   * `close()`), or, over stdio, once stdin ended.
+   * @throws TypeError (the promise rejects) when the server has no `useStores`.
+   */
+  store?: ServeStore;
 }
 
 /** A running HTTP server. */
@@ -62,16 +93,33 @@ export async function serve(
   server: Connectable,
   options: ServeOptions = {},
 ): Promise<RunningServer | undefined> {
+  const store = options.store;
+  if (store !== undefined) {
+    if (typeof server.useStores !== "function") {
+      throw new TypeError(
+        "serve({ store }) needs a server with useStores() (an @mcpkit/server server); this one has none",
+      );
+    }
+    server.useStores({ tasks: store.tasks, bus: store.bus, requestStateKey: store.requestStateKey });
+  }
   if ((options.transport ?? "stdio") === "stdio") {
-    await serveStdio(
-      async (transport) => {
-        await server.connect(transport);
-      },
-      { exitOnClose: false },
-    );
+    try {
+      await serveStdio(
+        async (transport) => {
+          await server.connect(transport);
+        },
+        { exitOnClose: false },
+      );
+    } finally {
+      await store?.close?.();
+    }
     return undefined;
   }
-  const handle = await listen({
+  const stores: Partial<ListenOptions> = {};
+  if (store?.eventStore !== undefined) stores.eventStore = store.eventStore;
+  if (store?.sessionStore !== undefined) stores.sessionStore = store.sessionStore;
+  const listening = await listen({
+    ...stores,
     host: options.host ?? "127.0.0.1",
     port: options.port ?? 8080,
     path: options.path ?? "/mcp",
@@ -86,7 +134,11 @@ export async function serve(
     connect: async (transport) => {
       await server.connect(transport);
     },
+  }).catch(async (error: unknown) => {
+    await store?.close?.();
+    throw error;
   });
+  const handle = withStoreClosed(listening, store);
   (options.onListening ?? ((url) => process.stderr.write(`mcpkit: serving MCP on ${url}\n`)))(handle.url);
   if (options.block === false) return handle;
   await new Promise<void>((resolve) => {
@@ -103,5 +155,19 @@ export async function serve(
       resolve();
     });
   });
+  // The HTTP server closed (by a signal or by its owner): the store goes after it, before serve returns.
+  if (store?.close !== undefined) await handle.close();
   return handle;
+}
+
+/** The handle, whose `close()` (and a close of its server) also closes `store`, after the HTTP server. */
+function withStoreClosed(handle: HttpServerHandle, store: ServeStore | undefined): HttpServerHandle {
+  if (store?.close === undefined) return handle;
+  let closing: Promise<void> | undefined;
+  const closeStore = () => {
+    closing ??= store.close!();
+    return closing;
+  };
+  handle.server.once("close", () => void closeStore().catch(() => {}));
+  return { ...handle, close: () => handle.close().then(closeStore) };
 }
