@@ -16,7 +16,10 @@ export {
   validateXMcpHeaderAnnotations,
   X_MCP_HEADER,
 } from "./headers.js";
-export { createJsonSchemaValidator } from "./json-schema/default-validator.js";
+export {
+  createJsonSchemaValidator,
+  type JsonSchemaValidatorOptions,
+} from "./json-schema/default-validator.js";
 export type { JsonSchemaError } from "./json-schema/schema-error.js";
 export { formatJsonSchemaErrors } from "./json-schema/schema-error.js";
 export type {

@@ -1,6 +1,8 @@
 import type { JsonSchema } from "../types/tools.js";
 import { AjvFallback } from "./ajv-fallback.js";
+import { canGenerateCode } from "./code-generation.js";
 import { type Dialect, dialectOf, isMetaIdAsAjvKnowsIt } from "./dialect.js";
+import { EvalFreeFallback } from "./eval-free-fallback.js";
 import { unresolvableRef } from "./refs.js";
 import { analyzeSubset, type SubsetValidator } from "./subset.js";
 import {
@@ -10,9 +12,20 @@ import {
   VALID,
 } from "./validator.js";
 
+/** Options of {@link createJsonSchemaValidator}. */
+export interface JsonSchemaValidatorOptions {
+  /**
+   * Whether schemas outside the built-in subset go to the eval-free engine (`@cfworker/json-schema`)
+   * instead of ajv. Default: detected once, on the first such schema — eval-free exactly where `new
+   * Function` is refused (Cloudflare's workerd, a page whose Content-Security-Policy forbids
+   * 'unsafe-eval'), ajv everywhere else. Set it only to force one engine (tests, a policy of your own).
+   */
+  evalFree?: boolean;
+}
+
 /**
  * Creates the default {@link JsonSchemaValidator}: the built-in validator for the common keywords first,
- * ajv for the rest.
+ * ajv for the rest, or an eval-free engine for the rest where code generation is forbidden.
  *
  * - A schema that uses only `type`, `properties`, `required`, `additionalProperties`, `items` (one
  *   schema), `enum`, `const`, `minimum`/`maximum`, `exclusiveMinimum`/`exclusiveMaximum`,
@@ -30,21 +43,34 @@ import {
  *   above. Any other compile error of a schema left to ajv is found when ajv compiles it, and rejects
  *   every `validate` of that schema.
  *
+ * - Where `new Function` is refused (detected, see {@link JsonSchemaValidatorOptions.evalFree}), the rest
+ *   goes to `@cfworker/json-schema` instead, imported the same way on first need: it interprets schemas
+ *   and generates no code. Same verdicts, with one difference: it checks the `format`s it knows; its
+ *   errors keep ajv's shape (the innermost failing keyword each) with its own messages.
+ *
  * Each call creates an independent validator (its own ajv instances and `$id`s); creating one costs
  * nothing until a schema needs ajv.
  */
-export function createJsonSchemaValidator(): JsonSchemaValidator {
-  return new DefaultJsonSchemaValidator();
+export function createJsonSchemaValidator(options: JsonSchemaValidatorOptions = {}): JsonSchemaValidator {
+  return new DefaultJsonSchemaValidator(options.evalFree);
 }
 
 class DefaultJsonSchemaValidator implements JsonSchemaValidator {
-  private readonly ajv = new AjvFallback();
+  private fallback: AjvFallback | EvalFreeFallback | undefined;
   /** The `$id`s of the schemas handed to each ajv so far (ajv keeps them, so later `$ref`s may use them). */
   private readonly ids: Record<Dialect, Set<string>> = { "2020-12": new Set(), "draft-07": new Set() };
 
+  constructor(private readonly evalFree: boolean | undefined) {}
+
+  /** The engine for schemas outside the subset, chosen on the first one (the probe costs one `new Function`). */
+  private get rest(): AjvFallback | EvalFreeFallback {
+    return (this.fallback ??=
+      (this.evalFree ?? !canGenerateCode()) ? new EvalFreeFallback() : new AjvFallback());
+  }
+
   compile(schema: JsonSchema | boolean): CompiledJsonSchema {
     // A boolean schema is rare enough to leave to ajv, which judges it without guessing.
-    if (typeof schema === "boolean") return this.ajv.compile(schema, "2020-12");
+    if (typeof schema === "boolean") return this.rest.compile(schema, "2020-12");
     if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
       throw new TypeError("a JSON Schema must be an object or a boolean");
     }
@@ -61,7 +87,7 @@ class DefaultJsonSchemaValidator implements JsonSchemaValidator {
         `can't resolve reference ${ref}: only references to the schemas this validator compiled are allowed, nothing is fetched`,
       );
     }
-    return this.ajv.compile(schema, dialect);
+    return this.rest.compile(schema, dialect);
   }
 }
 

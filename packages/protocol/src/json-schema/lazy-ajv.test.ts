@@ -23,8 +23,8 @@ beforeAll(async () => {
     sourcemap: false,
     clean: false,
     silent: true,
-    external: ["ajv"],
-    noExternal: [/^(?!ajv(\/|$))/],
+    external: ["ajv", "@cfworker/json-schema"],
+    noExternal: [/^(?!ajv(\/|$)|@cfworker\/json-schema$)/],
     esbuildOptions(options) {
       options.conditions = ["@mcpkit/source"];
     },
@@ -41,15 +41,21 @@ const script = `
 import { createRequire } from "node:module";
 const cache = createRequire(import.meta.url).cache;
 const ajvLoaded = () => Object.keys(cache).some((path) => /[\\\\/]ajv[\\\\/]/.test(path));
+const codeGeneration = (() => { try { return new Function("return true")(); } catch { return false; } })();
 const { createJsonSchemaValidator } = await import(process.env.PROTOCOL_URL);
 const afterImport = ajvLoaded();
 const compiled = createJsonSchemaValidator().compile(JSON.parse(process.env.SCHEMA));
 const verdicts = [];
 for (const value of JSON.parse(process.env.VALUES)) verdicts.push((await compiled.validate(value)).ok);
-console.log(JSON.stringify({ afterImport, afterValidate: ajvLoaded(), verdicts }));
+const errors = [];
+for (const value of JSON.parse(process.env.VALUES)) {
+  const verdict = await compiled.validate(value);
+  if (!verdict.ok) errors.push(verdict.errors.map((e) => e.instancePath + " " + e.keyword));
+}
+console.log(JSON.stringify({ afterImport, afterValidate: ajvLoaded(), verdicts, codeGeneration, errors }));
 `;
 
-function runChild(schema: unknown, values: unknown[]): Promise<unknown> {
+function runChild(schema: unknown, values: unknown[], nodeFlags: string[] = []): Promise<unknown> {
   const env = {
     ...process.env,
     PROTOCOL_URL: pathToFileURL(join(outDir, "index.js")).href,
@@ -59,7 +65,7 @@ function runChild(schema: unknown, values: unknown[]): Promise<unknown> {
   return new Promise((resolve, reject) => {
     execFile(
       process.execPath,
-      ["--input-type=module", "-e", script],
+      [...nodeFlags, "--input-type=module", "-e", script],
       { cwd: outDir, env, timeout: 20_000 },
       (error, stdout, stderr) => {
         if (error) reject(new Error(`${error.message}\n${stderr}`));
@@ -73,7 +79,7 @@ describe("importing the built package", () => {
   const subset = { type: "object", properties: { text: { type: "string" } }, required: ["text"] };
 
   it("[json-schema:lazy-ajv] loads no ajv on import, nor for a schema of the subset, valid value or not", async () => {
-    expect(await runChild(subset, [{ text: "hi" }, { text: 1 }])).toEqual({
+    expect(await runChild(subset, [{ text: "hi" }, { text: 1 }])).toMatchObject({
       afterImport: false,
       afterValidate: false,
       verdicts: [true, false],
@@ -82,10 +88,40 @@ describe("importing the built package", () => {
 
   it("[json-schema:lazy-ajv] loads ajv for a schema outside the subset (the probe sees it)", async () => {
     const outside = { ...subset, anyOf: [{ required: ["text"] }] };
-    expect(await runChild(outside, [{ text: "hi" }, {}])).toEqual({
+    expect(await runChild(outside, [{ text: "hi" }, {}])).toMatchObject({
       afterImport: false,
       afterValidate: true,
       verdicts: [true, false],
+    });
+  });
+
+  // Node's --disallow-code-generation-from-strings refuses `new Function` as workerd does: the validator
+  // must notice by itself and never load ajv, and still judge every keyword.
+  it("[runtimes:eval-free] where code generation is refused, judges a schema outside the subset without ajv", async () => {
+    const schema = {
+      type: "object",
+      $defs: { city: { type: "string", minLength: 2 } },
+      properties: { text: { type: "string" }, city: { $ref: "#/$defs/city" } },
+      required: ["text"],
+      anyOf: [{ required: ["city"] }, { properties: { text: { const: "anywhere" } } }],
+      additionalProperties: false,
+    };
+    const values = [
+      { text: "hi", city: "Oslo" },
+      { text: "anywhere" },
+      { text: "hi" },
+      { text: 1, city: "X", x: 0 },
+    ];
+    const flags = ["--disallow-code-generation-from-strings"];
+    expect(await runChild(schema, values, flags)).toEqual({
+      afterImport: false,
+      afterValidate: false,
+      codeGeneration: false,
+      verdicts: [true, true, false, false],
+      errors: [
+        expect.arrayContaining([" required", "/text const"]),
+        expect.arrayContaining(["/text type", "/city minLength", " additionalProperties"]),
+      ],
     });
   });
 });
