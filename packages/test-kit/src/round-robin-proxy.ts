@@ -1,5 +1,6 @@
 import { once } from "node:events";
 import {
+  Agent,
   createServer,
   request as httpRequest,
   type IncomingMessage,
@@ -14,6 +15,13 @@ export interface RoundRobinProxyOptions {
   upstreams: readonly string[];
   /** Loopback port to listen on; default 0 (ephemeral). */
   port?: number;
+  /**
+   * Reuse connections to the instances (as nginx's `keepalive` upstream setting does) instead of one per
+   * request. Default false: tests see every request on a fresh connection. The bench turns it on. A
+   * request whose reused connection the instance had just closed goes to the next instance, so it may run
+   * twice; keep it off where that matters.
+   */
+  keepAlive?: boolean;
 }
 
 /** One request the proxy forwarded. */
@@ -63,6 +71,11 @@ export async function startRoundRobinProxy(options: RoundRobinProxyOptions): Pro
   const out = new Set<number>();
   const open = upstreams.map(() => new Set<Socket>());
   const log: ProxiedRequest[] = [];
+  const agents = upstreams.map(() =>
+    options.keepAlive ? new Agent({ keepAlive: true, maxSockets: Number.POSITIVE_INFINITY }) : false,
+  );
+  // A kept-alive socket carries many requests: tracked once.
+  const tracked = new WeakSet<Socket>();
   let next = 0;
 
   function pick(tried: Set<number>): number | undefined {
@@ -92,7 +105,14 @@ export async function startRoundRobinProxy(options: RoundRobinProxyOptions): Pro
     headers["content-length"] = String(body.length);
     let answered = false;
     const upstream = httpRequest(
-      { host: target.hostname, port: target.port, method: req.method, path: req.url, headers, agent: false },
+      {
+        host: target.hostname,
+        port: target.port,
+        method: req.method,
+        path: req.url,
+        headers,
+        agent: agents[instance]!,
+      },
       (answer) => {
         answered = true;
         const status = answer.statusCode ?? 502;
@@ -111,6 +131,8 @@ export async function startRoundRobinProxy(options: RoundRobinProxyOptions): Pro
       },
     );
     upstream.on("socket", (socket: Socket) => {
+      if (tracked.has(socket)) return;
+      tracked.add(socket);
       open[instance]!.add(socket);
       socket.once("close", () => open[instance]!.delete(socket));
     });
@@ -157,6 +179,7 @@ export async function startRoundRobinProxy(options: RoundRobinProxyOptions): Pro
     },
     async close() {
       for (const sockets of open) for (const socket of sockets) socket.destroy();
+      for (const agent of agents) if (agent) agent.destroy();
       for (const socket of clientSockets) socket.destroy();
       server.close();
       await once(server, "close");
