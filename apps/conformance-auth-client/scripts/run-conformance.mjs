@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs the official conformance suite's auth scenarios against this client, for both revisions:
 // every scored auth/* scenario of 2026-07-28 and 2025-11-25, plus the auth/dpop, auth/dpop-nonce and
-// auth/wif-jwt-bearer extensions (and the two client-credentials extensions). Each scenario is one
+// auth/wif-jwt-bearer extensions, the two client-credentials extensions and enterprise-managed
+// authorization. Each scenario is one
 // `scripts/conformance.mjs` run (the strict tier rule: no FAILURE and at least one SUCCESS).
 //
 //   node scripts/run-conformance.mjs [--revision 2026-07-28] [--scenario auth/x] [--concurrency 2]
@@ -25,6 +26,7 @@ const EXTENSIONS = [
   "auth/wif-jwt-bearer",
   "auth/client-credentials-basic",
   "auth/client-credentials-jwt",
+  "auth/enterprise-managed-authorization",
 ];
 
 const revisions = option("--revision") ? [option("--revision")] : ["2026-07-28", "2025-11-25"];

@@ -20,6 +20,10 @@ interface Context {
   private_key_pem?: string;
   signing_algorithm?: string;
   valid_jwt?: string;
+  idp_client_id?: string;
+  idp_id_token?: string;
+  idp_issuer?: string;
+  idp_token_endpoint?: string;
 }
 
 /**
@@ -52,6 +56,26 @@ function providerOptions(serverUrl: string, scenario: string, context: Context):
     return {
       ...base,
       grant: "client_credentials",
+      client: {
+        clientId: context.client_id ?? "",
+        clientSecret: context.client_secret ?? "",
+        tokenEndpointAuthMethod: "client_secret_basic",
+      },
+    };
+  }
+  if (scenario === "auth/enterprise-managed-authorization") {
+    // The user signed in to this client at the enterprise IdP; the suite hands over the ID Token.
+    return {
+      ...base,
+      grant: {
+        type: "enterprise_managed",
+        identityAssertion: context.idp_id_token ?? "",
+        idp: {
+          ...(context.idp_issuer ? { issuer: context.idp_issuer } : {}),
+          ...(context.idp_token_endpoint ? { tokenEndpoint: context.idp_token_endpoint } : {}),
+          client: { clientId: context.idp_client_id ?? "" },
+        },
+      },
       client: {
         clientId: context.client_id ?? "",
         clientSecret: context.client_secret ?? "",

@@ -201,6 +201,11 @@ const exact: Record<string, string[]> = {
     "authorized by: the toy issuer",
     "tool says: the secret is 42",
   ],
+  "client-enterprise-auth.ts": [
+    "IdP exchange: id_token → id-jag",
+    "AS grant: jwt-bearer from client docs-agent for ada",
+    "tool says: hello ada",
+  ],
   "mrtr.ts": [
     "round 1 resultType: input_required",
     'round 1 asks: {"size":{"method":"elicitation/create","params":{"message":"Which size?","requestedSchema":{"type":"object","properties":{"size":{"type":"string"}}}}}}',

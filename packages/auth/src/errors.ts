@@ -21,6 +21,8 @@ export type AuthErrorCode =
   | "invalid_authorization_response"
   /** The authorization server answered the authorization request with an error. */
   | "authorization_denied"
+  /** The authorization server's metadata does not list the grant type the provider is configured for. */
+  | "grant_not_supported"
   /** The token endpoint refused the request (its OAuth `error` is in {@link AuthError.oauthError}). */
   | "token_request_failed"
   /** Step-up authorization was retried the maximum number of times without success. */

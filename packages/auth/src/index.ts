@@ -14,6 +14,12 @@ export {
 } from "./discovery.js";
 export { createDpopProof, type DpopKey, type DpopProofInput, generateDpopKey } from "./dpop.js";
 export { AuthError, type AuthErrorCode, InvalidTokenError } from "./errors.js";
+export {
+  type EnterpriseIdp,
+  type IdJag,
+  type IdJagRequest,
+  requestIdJag,
+} from "./identity-assertion-grant.js";
 export type { JwsAlgorithm } from "./internal/jose.js";
 export {
   type ClientMetadata,

@@ -7,6 +7,7 @@ import {
 } from "./discovery.js";
 import { createDpopProof, type DpopKey, generateDpopKey } from "./dpop.js";
 import { AuthError } from "./errors.js";
+import { type EnterpriseIdp, requestIdJag } from "./identity-assertion-grant.js";
 import { isRecord, randomToken } from "./internal/encoding.js";
 import type { JwsAlgorithm } from "./internal/jose.js";
 import { type ClientAuth, requestToken } from "./internal/token-request.js";
@@ -40,7 +41,21 @@ export type OAuthGrant =
   /** A machine client authenticates itself (`client` with a secret or private key). */
   | "client_credentials"
   /** RFC 7523 JWT bearer grant with a workload identity assertion (never retried on failure). */
-  | { type: "jwt_bearer"; assertion: string | (() => string | Promise<string>) };
+  | { type: "jwt_bearer"; assertion: string | (() => string | Promise<string>) }
+  /**
+   * Enterprise-Managed Authorization: the user's identity assertion from single sign-on (an ID Token or
+   * a SAML assertion; a function is asked again for each new grant, so it can hand a fresh one) is
+   * exchanged at the enterprise `idp` for an ID-JAG (RFC 8693), which is presented to the MCP server's
+   * authorization server as a JWT bearer grant (RFC 7523) with this client's `client` credentials
+   * there. No browser, no redirect. @see {@link requestIdJag}
+   */
+  | {
+      type: "enterprise_managed";
+      identityAssertion: string | (() => string | Promise<string>);
+      /** What `identityAssertion` is; default `id_token`. */
+      assertionType?: "id_token" | "saml2";
+      idp: EnterpriseIdp;
+    };
 
 /** Metadata sent in Dynamic Client Registration (RFC 7591); the provider fills the protocol members. */
 export interface ClientMetadata {
@@ -107,6 +122,8 @@ export interface OAuthProvider extends AuthProvider {
   logout(): Promise<void>;
 }
 
+const JWT_BEARER_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:jwt-bearer";
+
 interface Binding {
   issuer: string;
   resource: string;
@@ -164,6 +181,8 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
   let requestedScopes: string[] = [];
   let stepUps = 0;
   let dpopKey: DpopKey | undefined = typeof options.dpop === "object" ? options.dpop : undefined;
+  // The enterprise IdP's token endpoint, discovered once from its issuer.
+  let idpTokenEndpoint: string | undefined;
   // One authorization at a time: concurrent 401s wait for the running flow instead of starting their own.
   let lock: Promise<unknown> = Promise.resolve();
 
@@ -327,12 +346,14 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
     const scope = scopeFor(b, scopes);
     requestedScopes = splitScopes(scope);
     let tokens: TokenSet;
-    if (typeof grant === "object") {
+    if (typeof grant === "object" && grant.type === "enterprise_managed") {
+      tokens = await enterpriseManaged(grant, b, scope, signal);
+    } else if (typeof grant === "object") {
       const fixed = staticClient(b.issuer);
       const client = fixed ? clientAuth(b.issuer, await ensureClient(b, signal)) : undefined;
       const assertion = typeof grant.assertion === "function" ? await grant.assertion() : grant.assertion;
       const params: Record<string, string> = {
-        grant_type: "urn:ietf:params:oauth:grant-type:jwt-bearer",
+        grant_type: JWT_BEARER_GRANT_TYPE,
         assertion,
         resource: b.resource,
       };
@@ -353,6 +374,67 @@ export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvide
       tokens = await authorizationCode(b, scope, signal);
     }
     await saveTokens(b, tokens);
+  }
+
+  async function enterpriseManaged(
+    g: Extract<OAuthGrant, { type: "enterprise_managed" }>,
+    b: Binding,
+    scope: string | undefined,
+    signal: AbortSignal | undefined,
+  ): Promise<TokenSet> {
+    // The ID-JAG names the client the IdP knows for this server: a registration made here on the fly
+    // would not match it, so the client must be registered out of band. @see ext-auth §6.1
+    if (!staticClient(b.issuer)) {
+      throw new AuthError(
+        "invalid_configuration",
+        "the enterprise_managed grant needs `client` credentials registered at the MCP server's authorization server",
+      );
+    }
+    const grants = b.meta.grant_types_supported;
+    if (Array.isArray(grants) && !grants.includes(JWT_BEARER_GRANT_TYPE)) {
+      // Refuse before the exchange: the IdP would record (and maybe audit) a grant nobody can use.
+      throw new AuthError(
+        "grant_not_supported",
+        `authorization server ${b.issuer} does not list ${JWT_BEARER_GRANT_TYPE} in grant_types_supported`,
+      );
+    }
+    const client = clientAuth(b.issuer, await ensureClient(b, signal));
+    if (!g.idp.tokenEndpoint && g.idp.issuer && idpTokenEndpoint === undefined) {
+      const idpMeta = await discoverAuthorizationServer(g.idp.issuer, {
+        fetch: fetchFn,
+        ...(signal ? { signal } : {}),
+      });
+      if (!idpMeta.token_endpoint) {
+        throw new AuthError(
+          "invalid_configuration",
+          `identity provider ${g.idp.issuer} has no token_endpoint`,
+        );
+      }
+      idpTokenEndpoint = idpMeta.token_endpoint;
+    }
+    const idp: EnterpriseIdp =
+      g.idp.tokenEndpoint || idpTokenEndpoint === undefined
+        ? g.idp
+        : { ...g.idp, tokenEndpoint: idpTokenEndpoint };
+    const identityAssertion =
+      typeof g.identityAssertion === "function" ? await g.identityAssertion() : g.identityAssertion;
+    const jag = await requestIdJag({
+      idp,
+      identityAssertion,
+      ...(g.assertionType ? { assertionType: g.assertionType } : {}),
+      audience: b.meta.issuer,
+      resource: b.resource,
+      ...(scope ? { scope } : {}),
+      fetch: fetchFn,
+      ...(signal ? { signal } : {}),
+    });
+    const params: Record<string, string> = {
+      grant_type: JWT_BEARER_GRANT_TYPE,
+      assertion: jag.assertion,
+      resource: b.resource,
+    };
+    if (scope) params.scope = scope;
+    return requestToken(await tokenContext(b, client, signal), params, jag.scope ?? scope);
   }
 
   async function authorizationCode(b: Binding, scope: string | undefined, signal: AbortSignal | undefined) {

@@ -27,6 +27,7 @@ describe("public surface", () => {
         "parseWwwAuthenticate",
         "protectedResourceMetadataUrls",
         "readResourceChallenge",
+        "requestIdJag",
         "withAuth",
       ]
     `);

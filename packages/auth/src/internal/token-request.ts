@@ -45,6 +45,15 @@ export async function requestToken(
   params: Record<string, string>,
   requestedScope: string | undefined,
 ): Promise<TokenSet> {
+  return (await requestTokenResponse(ctx, params, requestedScope)).tokens;
+}
+
+/** {@link requestToken}, also handing back the whole JSON body (RFC 8693 puts `issued_token_type` there). */
+export async function requestTokenResponse(
+  ctx: TokenRequestContext,
+  params: Record<string, string>,
+  requestedScope: string | undefined,
+): Promise<{ tokens: TokenSet; body: Record<string, unknown> }> {
   const endpoint = ctx.meta.token_endpoint;
   if (!endpoint) {
     throw new AuthError(
@@ -126,7 +135,7 @@ export async function requestToken(
       if (typeof json.expires_in === "number" && Number.isFinite(json.expires_in)) {
         tokens.expires_at = Date.now() + json.expires_in * 1000;
       }
-      return tokens;
+      return { tokens, body: json };
     }
     const error = isRecord(json) && typeof json.error === "string" ? json.error : undefined;
     const description =
