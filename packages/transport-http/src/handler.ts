@@ -10,6 +10,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
 } from "@mcpkit/protocol";
 import { createInMemoryEventStore, type EventStore } from "./event-store.js";
+import { preflightReply, withCors } from "./internal/cors.js";
 import {
   accepts,
   emptyReply,
@@ -84,6 +85,15 @@ export interface StreamableHttpHandlerOptions {
   supportedVersions?: readonly string[];
   /** Origins allowed besides loopback ones (`http://localhost:*`, `127.0.0.1`, `[::1]`); `"*"` allows any. */
   allowedOrigins?: readonly string[];
+  /**
+   * Lets MCP clients in browser pages on other origins read the answers (CORS). Off by default. When on, a
+   * request whose `Origin` passed `allowedOrigins` gets `Access-Control-Allow-Origin` (that origin, never
+   * `*`) and `Access-Control-Expose-Headers: Mcp-Session-Id, WWW-Authenticate`, and a preflight `OPTIONS`
+   * is answered 204, allowing GET/POST/DELETE and the MCP headers (`MCP-Protocol-Version`, `Mcp-Method`,
+   * `Mcp-Name`, `Mcp-Param-*`, `Mcp-Session-Id`, `Last-Event-ID`, `Authorization`, `Content-Type`). It opens
+   * nothing by itself: list the page's origin in `allowedOrigins` too.
+   */
+  cors?: boolean;
   /**
    * Host header values allowed (`name` for any port, or `name:port`); unset means no Host check. A
    * server bound to loopback should pass the loopback names (the node `listen()` does).
@@ -354,6 +364,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   const supportedModern: readonly string[] = supported.filter((v) => isModernVersion(v));
   const supportedLegacy: readonly string[] = supported.filter((v) => isLegacyVersion(v));
   const allowedOrigins = options.allowedOrigins ?? [];
+  const cors = options.cors === true;
   const allowedHosts = options.allowedHosts;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxSessions = options.maxSessions ?? 10_000;
@@ -841,11 +852,22 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     return emptyReply(200);
   }
 
+  // Only a request from a browser page carries Origin; the others need no CORS headers, and a page on a
+  // refused origin gets none either (the browser then hides even the 403 from it).
   async function handle(req: InboundRequest): Promise<Reply | Response> {
+    let origin = cors ? req.header("origin") : null;
+    if (origin !== null && !originAllowed(origin, allowedOrigins)) origin = null;
+    const reply = await answer(req, origin);
+    return origin === null ? reply : withCors(reply, origin);
+  }
+
+  async function answer(req: InboundRequest, corsOrigin: string | null): Promise<Reply | Response> {
     try {
       if (closed) return errorReply(503, -32600, "Service unavailable: the server is shutting down");
       const forbidden = checkOrigin(req);
       if (forbidden) return forbidden.response;
+      // A preflight carries no credentials: it is answered before `authenticate`.
+      if (corsOrigin !== null && req.method === "OPTIONS") return preflightReply(req, corsOrigin);
       if (options.authenticate) {
         const identity = await options.authenticate(req.request);
         if (identity instanceof Response) return identity;
