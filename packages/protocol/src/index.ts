@@ -42,6 +42,18 @@ export {
   requiredCapability,
 } from "./methods.js";
 export { ResultType, readResultType } from "./result-type.js";
+export { sha256Digest } from "./sha256.js";
+export { frontmatterDifferences, parseSkillMd, SkillFormatError } from "./skill-frontmatter.js";
+export {
+  DIRECTORY_MIME_TYPE,
+  SKILL_LIMITS,
+  SKILL_MD,
+  SKILLS_EXTENSION_ID,
+  skillEntryProblem,
+  skillNameProblem,
+  skillUriParts,
+} from "./skills.js";
+export { MAX_TOOL_NAME_LENGTH, toolNameProblem } from "./tool-names.js";
 export type {
   Annotations,
   BaseMetadata,
@@ -193,6 +205,18 @@ export type {
   SamplingMessage,
   ToolChoice,
 } from "./types/sampling.js";
+export type {
+  GetSkillRequestParams,
+  GetSkillResult,
+  ListSkillsRequestParams,
+  ListSkillsResult,
+  ReadResourceDirectoryRequestParams,
+  ReadResourceDirectoryResult,
+  Skill,
+  SkillFrontmatter,
+  SkillResource,
+  SkillsCapability,
+} from "./types/skills.js";
 export type {
   SubscriptionFilter,
   SubscriptionsAcknowledgedNotificationParams,

@@ -12,6 +12,7 @@ import {
   MODERN_METHODS,
   requiredCapability,
 } from "./methods.js";
+import { SKILLS_EXTENSION_ID } from "./skills.js";
 
 // Every `method` constant a schema file defines: the oracle for the method tables.
 function schemaMethods(name: Parameters<typeof loadSchema>[0]): Set<string> {
@@ -51,13 +52,16 @@ describe("method tables match the spec's schemas", () => {
     expect(ours.sort()).toEqual([...schemaMethods(version)].sort());
   });
 
-  it("modern methods are the 2026-07-28 schema's plus the tasks extension's", () => {
-    const expected = new Set([...schemaMethods("2026-07-28"), ...schemaMethods("ext-tasks")]);
+  it("modern methods are the 2026-07-28 schema's plus the tasks and Skills extensions'", () => {
+    // The Skills extension (SEP-2640) publishes no JSON Schema; its three methods are from its text.
+    const skills = ["skills/list", "skills/get", "resources/directory/read"];
+    const expected = new Set([...schemaMethods("2026-07-28"), ...schemaMethods("ext-tasks"), ...skills]);
     expect(Object.keys(MODERN_METHODS).sort()).toEqual([...expected].sort());
     for (const info of Object.values(MODERN_METHODS)) {
       expect(info.extension === TASKS_EXTENSION_ID).toBe(
         info.method.startsWith("tasks/") || info.method === "notifications/tasks",
       );
+      expect(info.extension === SKILLS_EXTENSION_ID).toBe(skills.includes(info.method));
     }
   });
 
@@ -116,6 +120,8 @@ describe("method facts", () => {
       "resources/read",
       "resources/templates/list",
       "server/discover",
+      "skills/get",
+      "skills/list",
       "tools/list",
     ]);
     expect(Object.values(LEGACY_METHODS).some((i) => i.mrtr || i.cacheable)).toBe(false);

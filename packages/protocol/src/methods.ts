@@ -1,9 +1,10 @@
 import { TASKS_EXTENSION_ID } from "./meta.js";
+import { SKILLS_EXTENSION_ID } from "./skills.js";
 import type { LegacyProtocolVersion, ProtocolEra } from "./versions.js";
 import { isLegacyVersion, isModernVersion } from "./versions.js";
 
 /**
- * Every method and notification name of both eras and the tasks extension.
+ * Every method and notification name of both eras and of the tasks and Skills extensions.
  * Which era has which is in {@link LEGACY_METHODS} and {@link MODERN_METHODS}.
  * @see SPEC.md Appendix A
  */
@@ -36,6 +37,10 @@ export const Method = {
   TasksList: "tasks/list",
   TasksCancel: "tasks/cancel",
   TasksUpdate: "tasks/update",
+  // The Skills extension (2026-07-28).
+  SkillsList: "skills/list",
+  SkillsGet: "skills/get",
+  ResourcesDirectoryRead: "resources/directory/read",
   // Notifications.
   NotificationsCancelled: "notifications/cancelled",
   NotificationsProgress: "notifications/progress",
@@ -204,9 +209,11 @@ export const LEGACY_METHODS: Readonly<Partial<Record<Method, MethodInfo>>> = tab
 });
 
 const tasksExtension = server("extensions", TASKS_EXTENSION_ID);
+const skillsExtension = server("extensions", SKILLS_EXTENSION_ID);
 
 /**
- * The methods of the modern era (2026-07-28), including the tasks extension's (marked `extension`).
+ * The methods of the modern era (2026-07-28), including the tasks and Skills extensions' (marked
+ * `extension`; `resources/directory/read` needs the Skills setting `directoryRead: true`).
  * Only clients send requests; `elicitation/create`, `sampling/createMessage` and `roots/list` exist only
  * as input requests embedded in `input_required` results. `notifications/cancelled` goes both ways on
  * stdio: from the client to cancel, from the server to end a `subscriptions/listen` stream.
@@ -249,6 +256,26 @@ export const MODERN_METHODS: Readonly<Partial<Record<Method, MethodInfo>>> = tab
     direction: C2S,
     capability: tasksExtension,
     extension: TASKS_EXTENSION_ID,
+  },
+  "skills/list": {
+    kind: "request",
+    direction: C2S,
+    capability: skillsExtension,
+    cacheable: true,
+    extension: SKILLS_EXTENSION_ID,
+  },
+  "skills/get": {
+    kind: "request",
+    direction: C2S,
+    capability: skillsExtension,
+    cacheable: true,
+    extension: SKILLS_EXTENSION_ID,
+  },
+  "resources/directory/read": {
+    kind: "request",
+    direction: C2S,
+    capability: server("extensions", SKILLS_EXTENSION_ID, "directoryRead"),
+    extension: SKILLS_EXTENSION_ID,
   },
   ...NOTIFICATIONS_OF_BOTH_ERAS,
   // 2026-07-28 has no server-to-client requests, so only the server reports progress.
