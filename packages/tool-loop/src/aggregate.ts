@@ -1,6 +1,12 @@
 import { ToolNameCollisionError, UnknownToolError } from "./errors.js";
 import { isProviderToolName, MAX_TOOL_NAME_LENGTH, sanitizeToolName, withHash } from "./naming.js";
-import type { ToolCallOutcome, ToolDescriptor, ToolSource, ToolSourceCallOptions } from "./tool-source.js";
+import type {
+  ToolCallOutcome,
+  ToolDescriptor,
+  ToolSource,
+  ToolSourceCallOptions,
+  ToolSourceSubscription,
+} from "./tool-source.js";
 
 /** Which tools to keep: a list of server-side names, or a predicate on the tool. */
 export type ToolFilter = readonly string[] | ((tool: ToolDescriptor) => boolean);
@@ -49,6 +55,13 @@ export interface AggregateToolsOptions {
   readonly maxNameLength?: number | undefined;
   /** Aborts the `listTools` calls. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Follow each source's tool list: subscribe to `notifications/tools/list_changed` (sources with
+   * `subscribe`, such as `@mcpkit/client`), so `stale` turns true when a server changes its tools and
+   * `runToolLoop` offers the new list on its next step. Call `close()` on the aggregation to stop.
+   * Sources without `subscribe` are followed through `toolsStale` alone. Default false.
+   */
+  readonly live?: boolean | undefined;
 }
 
 /**
@@ -95,12 +108,34 @@ export interface ResolvedTool {
 
 /** The tools of many sources under unique provider-valid names, with the way back to each server. */
 export interface AggregatedTools extends Toolbox {
-  /** Every tool, in source order then server order. */
+  /** Every tool, in source order then server order (the current list, after any refresh). */
   readonly tools: readonly AggregatedTool[];
   /** The source and server-side name behind a local name, or `undefined` for an unknown name. */
   resolve(name: string): ResolvedTool | undefined;
   /** The local name of a server's tool, or `undefined` when that tool is not in the aggregation. */
   localName(sourceId: string, serverName: string): string | undefined;
+  /**
+   * True when a source reports a changed tool list (`toolsStale`, set by `@mcpkit/client` on
+   * `notifications/tools/list_changed`) that this aggregation has not re-listed yet.
+   */
+  readonly stale: boolean;
+  /**
+   * Lists the tools again (the stale sources only, unless `all`) and rebuilds the names with the same
+   * rules. A tool that stays keeps its local name; a vanished one becomes unknown (`call` rejects with
+   * `UnknownToolError`, which the loop answers as an error result). Resolves with whether the list of
+   * names changed.
+   * @throws {ToolNameCollisionError} when the new lists collide; the previous list is kept then.
+   */
+  refresh(options?: { readonly signal?: AbortSignal | undefined; readonly all?: boolean }): Promise<boolean>;
+  /** Ends the subscriptions of a `live` aggregation; idempotent, and a no-op for one that is not live. */
+  close(): Promise<void>;
+}
+
+/** True when `toolbox` can follow tool-list changes (an aggregation from `aggregateTools`). */
+export function isRefreshable(
+  toolbox: Toolbox,
+): toolbox is Toolbox & Pick<AggregatedTools, "stale" | "refresh"> {
+  return typeof (toolbox as Partial<AggregatedTools>).refresh === "function";
 }
 
 /** What `aggregateTools` takes: one source, a list of sources or entries, or sources keyed by prefix. */
@@ -108,6 +143,12 @@ export type ToolSources =
   | ToolSource
   | readonly (ToolSource | ToolSourceEntry)[]
   | { readonly [prefix: string]: ToolSource | Omit<ToolSourceEntry, "prefix"> };
+
+interface Built {
+  readonly tools: readonly AggregatedTool[];
+  readonly table: ReadonlyMap<string, ResolvedTool>;
+  readonly reverse: ReadonlyMap<string, string>;
+}
 
 /**
  * Lists the tools of one or more MCP servers and puts them in one list under names that are unique and
@@ -121,7 +162,12 @@ export type ToolSources =
  * Sources given as an object are keyed by their prefix: `aggregateTools({ fs, memory })` names
  * `fs__read_file` and `memory__create_entities`.
  *
- * Listing is done once, here; a server's later `list_changed` is not followed (aggregate again).
+ * Selection: `include` / `exclude` per source entry and for all sources, each a list of server-side
+ * names or a predicate on the tool (its name, annotations, schema): `exclude: (t) =>
+ * t.annotations?.destructiveHint === true` offers no destructive tool.
+ *
+ * Listing is done here, and again on `refresh()`; `runToolLoop` refreshes a `stale` aggregation before
+ * its next model call, so a server's `tools/list_changed` reaches the model on the next step.
  *
  * @throws {ToolNameCollisionError} when two tools would get the same name before rewriting (for
  *   example two sources without prefixes that both offer `search`). This happens before any model call.
@@ -130,13 +176,87 @@ export async function aggregateTools(
   sources: ToolSources,
   options: AggregateToolsOptions = {},
 ): Promise<AggregatedTools> {
-  const separator = options.separator ?? "__";
-  const maxLength = options.maxNameLength ?? MAX_TOOL_NAME_LENGTH;
   const entries = normalizeSources(sources);
   const listed = await Promise.all(
     entries.map(async (entry) => readTools(await entry.source.listTools({ signal: options.signal }))),
   );
+  let built = buildTools(entries, listed, options);
+  // Per entry: a list_changed arrived through its subscription since it was last listed.
+  const changed = entries.map(() => false);
+  const subscriptions = options.live
+    ? await Promise.all(
+        entries.map((entry, index) =>
+          follow(entry.source, () => {
+            changed[index] = true;
+          }),
+        ),
+      )
+    : [];
+  const isStale = (index: number) => changed[index] === true || entries[index]!.source.toolsStale === true;
 
+  return {
+    get tools() {
+      return built.tools;
+    },
+    get stale() {
+      return entries.some((_entry, index) => isStale(index));
+    },
+    async refresh(refreshOptions = {}) {
+      const next = await Promise.all(
+        entries.map(async (entry, index) => {
+          if (refreshOptions.all !== true && !isStale(index)) return listed[index]!;
+          changed[index] = false;
+          return readTools(await entry.source.listTools({ signal: refreshOptions.signal, refresh: true }));
+        }),
+      );
+      const rebuilt = buildTools(entries, next, options);
+      listed.splice(0, listed.length, ...next);
+      const before = built.tools.map((tool) => tool.name).join("\u0000");
+      built = rebuilt;
+      return before !== rebuilt.tools.map((tool) => tool.name).join("\u0000");
+    },
+    async close() {
+      await Promise.all(subscriptions.splice(0).map((subscription) => subscription?.close().catch(() => {})));
+    },
+    resolve: (name) => built.table.get(name),
+    localName: (sourceId, serverName) => built.reverse.get(`${sourceId}\u0000${serverName}`),
+    call(name, args, callOptions) {
+      const target = built.table.get(name);
+      if (!target) return Promise.reject(new UnknownToolError(name));
+      return target.source.callTool(target.serverName, args, callOptions);
+    },
+  };
+}
+
+// Subscribes to a source's list changes; resolves once the server acknowledged (or refused: then the
+// source is followed through toolsStale alone), so no change made after aggregateTools returns is missed.
+async function follow(source: ToolSource, onChange: () => void): Promise<ToolSourceSubscription | undefined> {
+  if (typeof source.subscribe !== "function") return undefined;
+  const subscription = source.subscribe({ toolsListChanged: true });
+  void (async () => {
+    try {
+      for await (const notification of subscription) {
+        if (notification.method === "notifications/tools/list_changed") onChange();
+      }
+    } catch {
+      // The subscription ended with the connection; a call on a closed client fails on its own.
+    }
+  })();
+  try {
+    await subscription.acknowledged;
+  } catch {
+    return undefined;
+  }
+  return subscription;
+}
+
+function buildTools(
+  entries: readonly ToolSourceEntry[],
+  listed: readonly (readonly ToolDescriptor[])[],
+  options: AggregateToolsOptions,
+): Built {
+  const separator = options.separator ?? "__";
+  const maxLength = options.maxNameLength ?? MAX_TOOL_NAME_LENGTH;
   interface Pending {
     readonly tool: ToolDescriptor;
     readonly entry: ToolSourceEntry;
@@ -190,17 +310,7 @@ export async function aggregateTools(
     table.set(name, { source: item.entry.source, sourceId: item.sourceId, serverName: item.tool.name });
     reverse.set(`${item.sourceId}\u0000${item.tool.name}`, name);
   });
-
-  return {
-    tools,
-    resolve: (name) => table.get(name),
-    localName: (sourceId, serverName) => reverse.get(`${sourceId}\u0000${serverName}`),
-    call(name, args, callOptions) {
-      const target = table.get(name);
-      if (!target) return Promise.reject(new UnknownToolError(name));
-      return target.source.callTool(target.serverName, args, callOptions);
-    },
-  };
+  return { tools, table, reverse };
 }
 
 function isToolSource(value: unknown): value is ToolSource {

@@ -3,6 +3,7 @@ export {
   type AggregatedTools,
   type AggregateToolsOptions,
   aggregateTools,
+  isRefreshable,
   isToolbox,
   type ResolvedTool,
   type Toolbox,
@@ -13,13 +14,22 @@ export {
   toToolbox,
 } from "./aggregate.js";
 export { ToolNameCollisionError, UnknownToolError } from "./errors.js";
+export {
+  type ExecuteToolCallOptions,
+  executeToolCall,
+  type LoopToolResult,
+  toolResultMessage,
+} from "./execute-tool-call.js";
+export type { LoopEvent, ToolApprovalOutcome } from "./loop-events.js";
 export type {
   AssistantMessage,
   LoopMessage,
   Model,
   ModelRequest,
   ModelResponse,
+  ModelStreamEvent,
   ModelTool,
+  ReasoningPart,
   SystemMessage,
   ToolCall,
   ToolResultMessage,
@@ -34,18 +44,16 @@ export {
 export { toolResultText } from "./result-text.js";
 export {
   DEFAULT_MAX_STEPS,
-  type ExecuteToolCallOptions,
-  executeToolCall,
   type FinishReason,
   type LoopStep,
-  type LoopToolResult,
   type RunToolLoopOptions,
   type RunToolLoopResult,
   runToolLoop,
+  type ToolApproval,
   type ToolCallContext,
   type ToolCallDecision,
+  type ToolCallInfo,
   toModelTools,
-  toolResultMessage,
 } from "./run-tool-loop.js";
 export {
   createScriptedModel,
@@ -54,11 +62,13 @@ export {
   type ScriptedToolCall,
   type ScriptTurn,
 } from "./scripted-model.js";
+export { streamToolLoop, type ToolLoopStream } from "./stream-tool-loop.js";
 export type {
   JsonSchema,
   ToolAnnotationsLike,
   ToolCallOutcome,
   ToolDescriptor,
+  ToolProgress,
   ToolSource,
   ToolSourceCallOptions,
 } from "./tool-source.js";

@@ -28,6 +28,23 @@ export interface UserMessage {
   readonly content: string;
 }
 
+/**
+ * A reasoning (thinking) block of an assistant turn, kept so the next request can carry it back.
+ *
+ * Providers with reasoning models require earlier reasoning to come back verbatim within a tool loop:
+ * Anthropic's `thinking` blocks with their `signature` (and `redacted_thinking`), OpenAI Responses'
+ * `reasoning` items (with `encrypted_content` when nothing is stored server-side). `data` is the
+ * provider's own block, untouched; only the bridge named by `provider` reads it, others skip the block.
+ */
+export interface ReasoningPart {
+  /** The bridge that produced the block (`"anthropic"`, `"openai-responses"`, `"ai-sdk"`). */
+  readonly provider: string;
+  /** The readable reasoning text (or summary); `""` when the provider sent none (redacted, encrypted). */
+  readonly text: string;
+  /** The provider's block as received, sent back as it was. */
+  readonly data?: unknown;
+}
+
 /** What the model said: text, tool calls, or both. */
 export interface AssistantMessage {
   readonly role: "assistant";
@@ -35,6 +52,8 @@ export interface AssistantMessage {
   readonly content: string;
   /** The tool calls of this turn, in the model's order; absent or empty for a final answer. */
   readonly toolCalls?: readonly ToolCall[] | undefined;
+  /** The turn's reasoning blocks, in the model's order, for bridges that must send them back. */
+  readonly reasoning?: readonly ReasoningPart[] | undefined;
 }
 
 /** The result of one tool call, as the model receives it. */
@@ -80,9 +99,33 @@ export interface ModelResponse {
   readonly text: string;
   /** The tool calls asked for; empty for a final answer. */
   readonly toolCalls: readonly ToolCall[];
+  /** Reasoning blocks to carry into the next request (see {@link ReasoningPart}). */
+  readonly reasoning?: readonly ReasoningPart[] | undefined;
   /** The provider's own response object, untouched, for callers who want usage or ids. */
   readonly raw?: unknown;
 }
+
+/**
+ * One event of a streamed model turn. A stream ends with exactly one `response` event carrying the
+ * whole turn (text, assembled and parsed tool calls, reasoning), which the loop trusts over the deltas.
+ */
+export type ModelStreamEvent =
+  /** A piece of the answer's text. */
+  | { readonly type: "text-delta"; readonly text: string }
+  /** A piece of readable reasoning, where the provider streams it. */
+  | { readonly type: "reasoning-delta"; readonly text: string }
+  /**
+   * A piece of a tool call's arguments as the provider sent it (JSON text, possibly cut anywhere).
+   * `id` and `name` are known from the call's first piece on.
+   */
+  | {
+      readonly type: "tool-input-delta";
+      readonly id: string;
+      readonly name: string;
+      readonly delta: string;
+    }
+  /** The whole turn; the last event. */
+  | { readonly type: "response"; readonly response: ModelResponse };
 
 /**
  * A language model, as the tool loop drives it: one transcript in, one answer out.
@@ -97,4 +140,14 @@ export interface Model {
    * @throws whatever the provider's client throws; on abort, `signal.reason`.
    */
   generate(request: ModelRequest): Promise<ModelResponse>;
+  /**
+   * Asks for the next turn through the provider's streaming API. Optional: the loop falls back to
+   * `generate` (one text delta per turn) for models without it.
+   *
+   * The iterable must end with one `response` event; tool-call arguments that arrived in pieces are
+   * assembled and parsed there (text that is not JSON is kept as the string, for the loop to refuse).
+   * Breaking out of the iteration, or aborting `request.signal`, cancels the provider request.
+   * @throws whatever the provider's client throws; on abort, `signal.reason`.
+   */
+  stream?(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
 }

@@ -1,33 +1,21 @@
-import type { Toolbox } from "./aggregate.js";
-import { UnknownToolError } from "./errors.js";
+import { isRefreshable, type Toolbox } from "./aggregate.js";
+import { executeToolCall, type LoopToolResult, toolResultMessage } from "./execute-tool-call.js";
+import { isPlainObject, mapLimited, untilAborted } from "./internal/until-aborted.js";
+import type { LoopEvent, ToolApprovalOutcome } from "./loop-events.js";
 import type {
   AssistantMessage,
   LoopMessage,
   Model,
+  ModelRequest,
   ModelResponse,
   ModelTool,
   ToolCall,
   ToolResultMessage,
 } from "./model.js";
-import { toolResultText } from "./result-text.js";
-import type { ToolCallOutcome, ToolDescriptor } from "./tool-source.js";
+import type { ToolAnnotationsLike, ToolDescriptor } from "./tool-source.js";
 
 /** The default `maxSteps`: model calls allowed in one run. */
 export const DEFAULT_MAX_STEPS = 10;
-
-/** A tool result as the loop hands it to the model, with where it came from. */
-export interface LoopToolResult {
-  /** The text the model receives. */
-  readonly content: string;
-  /** True when the model should read `content` as an error. */
-  readonly isError: boolean;
-  /** The tool's `structuredContent`, if any. */
-  readonly structured?: unknown;
-  /** The tool's own outcome, when the tool ran and answered. */
-  readonly outcome?: ToolCallOutcome | undefined;
-  /** What was thrown, when the call failed locally (server gone, unknown tool, bad arguments). */
-  readonly error?: unknown;
-}
 
 /** What `beforeToolCall` may decide for one call; `undefined` runs it as asked. */
 export type ToolCallDecision =
@@ -50,6 +38,33 @@ export interface ToolCallContext {
   readonly signal: AbortSignal | undefined;
 }
 
+/** What the approval hook and the timeout function learn about the tool a call names. */
+export interface ToolCallInfo extends ToolCallContext {
+  /** The source the tool comes from (the aggregation's source id, e.g. its prefix); unknown: `undefined`. */
+  readonly server: string | undefined;
+  /** The tool's name on its server (the local name when the toolbox does not say). */
+  readonly tool: string;
+  /** The tool's annotations as the server listed them (`readOnlyHint`, `destructiveHint`, ...). */
+  readonly annotations: ToolAnnotationsLike | undefined;
+  /** The tool as listed, or `undefined` when the name matches no tool. */
+  readonly descriptor: ToolDescriptor | undefined;
+}
+
+/**
+ * What the approval hook decides for one call:
+ * - `"allow"`, `true` or nothing: run it as asked;
+ * - `"deny"`, `false` or `{ deny: reason }`: do not run it; the model gets an error result saying the
+ *   call was denied (and why);
+ * - `{ arguments }`: run it with these arguments instead.
+ */
+export type ToolApproval =
+  | "allow"
+  | "deny"
+  | boolean
+  | undefined
+  | { readonly deny: string }
+  | { readonly arguments: Record<string, unknown> };
+
 /** One step: a model call and the tool calls it led to. */
 export interface LoopStep {
   /** 0-based. */
@@ -60,11 +75,14 @@ export interface LoopStep {
   readonly toolResults: readonly ToolResultMessage[];
 }
 
-/** Options of {@link runToolLoop}. */
+/** Options of {@link runToolLoop} and `streamToolLoop`. */
 export interface RunToolLoopOptions {
   /** The model to drive. */
   readonly model: Model;
-  /** The tools it may call (usually the result of `aggregateTools`). */
+  /**
+   * The tools it may call (usually the result of `aggregateTools`). An aggregation whose sources report
+   * a changed list (`tools/list_changed`) is re-listed before the next model call.
+   */
   readonly tools: Toolbox;
   /** The conversation so far: a system prompt, the user's message, an earlier transcript. */
   readonly messages: readonly LoopMessage[];
@@ -72,8 +90,28 @@ export interface RunToolLoopOptions {
   readonly maxSteps?: number | undefined;
   /** Let the model ask for several calls per turn and run them concurrently. Default true. */
   readonly parallelToolCalls?: boolean | undefined;
+  /** With `parallelToolCalls`, the most calls of one turn running at once. Default: no limit. */
+  readonly maxConcurrency?: number | undefined;
+  /**
+   * Milliseconds a tool call may take, for all tools or per call (`undefined`: no limit). A call that
+   * takes longer is cancelled at the server and answered with an error result; the run goes on.
+   */
+  readonly toolTimeout?: number | ((call: ToolCall, info: ToolCallInfo) => number | undefined) | undefined;
   /** Aborts the run: the model request and the tool calls in flight; the run rejects with `signal.reason`. */
   readonly signal?: AbortSignal | undefined;
+  /**
+   * Asked before each call of a listed tool with object arguments (unknown tools and bad arguments are
+   * answered with an error anyway). The calls of one turn are asked one at a time, in call order, before
+   * any of them runs, so a prompt on a terminal is never interleaved. Default: allow everything.
+   */
+  readonly approve?:
+    | ((call: ToolCall, info: ToolCallInfo) => ToolApproval | Promise<ToolApproval>)
+    | undefined;
+  /**
+   * Receives every event of the run (see `LoopEvent`). When given, the model is driven through its
+   * streaming API (`Model.stream`) where it has one, so text arrives in deltas.
+   */
+  readonly onEvent?: ((event: LoopEvent) => void) | undefined;
   /** Called after each step, once its tool results are in the transcript. Awaited. */
   readonly onStep?: ((step: LoopStep) => void | Promise<void>) | undefined;
   /** Called before each tool call; may change its arguments or answer it without running the tool. */
@@ -117,64 +155,130 @@ export interface RunToolLoopResult {
  * results to it, and repeats until it answers without a tool call or `maxSteps` model calls were made.
  *
  * Guarantees:
- * - Tool calls of one turn run concurrently when `parallelToolCalls` (the default), else one after
- *   another; either way their results enter the transcript in the model's call order.
+ * - Tool calls of one turn run concurrently when `parallelToolCalls` (the default; at most
+ *   `maxConcurrency` at once), else one after another; either way their results enter the transcript in
+ *   the model's call order.
  * - A result reaches the model as its content, or the JSON of its structured content when the content
- *   is empty. A result with `isError`, a tool that throws locally (server gone), an unknown tool name and
- *   arguments that are not a JSON object all reach the model as error results carrying the message, so
- *   the model can correct itself; none of them ends the run.
+ *   is empty. A result with `isError`, a tool that throws locally (server gone), an unknown tool name
+ *   (made up, or gone from a live list), a denied call, a timeout and arguments that are not a JSON
+ *   object all reach the model as error results carrying the message, so the model can correct itself;
+ *   none of them ends the run.
+ * - Reasoning blocks of each turn (`ModelResponse.reasoning`) stay on its assistant message, so the
+ *   bridges send them back as their providers require.
  * - When the last allowed step still asks for tools, those calls run (so the transcript stays valid to
  *   continue), and the run ends with `finishReason: "max-steps"` without asking the model again.
  * - An abort rejects with `signal.reason` at once, even if the model or a tool ignores the signal, and
- *   is never reported to the model as a tool failure.
+ *   is never reported to the model as a tool failure; the MCP calls in flight are cancelled.
  *
- * It does NOT retry model calls, trim the transcript, or stream.
+ * It does NOT retry model calls or trim the transcript. For an async iterable of events, see
+ * `streamToolLoop`.
  * @throws what the model throws (provider errors are not tool results), or `signal.reason`.
  */
-export async function runToolLoop(options: RunToolLoopOptions): Promise<RunToolLoopResult> {
+export function runToolLoop(options: RunToolLoopOptions): Promise<RunToolLoopResult> {
+  const onEvent = options.onEvent;
+  return driveToolLoop(options, onEvent ?? (() => {}), onEvent !== undefined);
+}
+
+/**
+ * The loop itself, shared by `runToolLoop` and `streamToolLoop`: `emit` receives every event, and
+ * `streaming` drives the model through `Model.stream` where it has one.
+ * @internal
+ */
+export async function driveToolLoop(
+  options: RunToolLoopOptions,
+  emit: (event: LoopEvent) => void,
+  streaming: boolean,
+): Promise<RunToolLoopResult> {
   const { model, tools, signal } = options;
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
     throw new RangeError(`maxSteps must be a positive integer, got ${String(maxSteps)}`);
   }
+  const maxConcurrency = options.maxConcurrency ?? Number.POSITIVE_INFINITY;
+  if (!(maxConcurrency >= 1)) {
+    throw new RangeError(`maxConcurrency must be at least 1, got ${String(maxConcurrency)}`);
+  }
   const parallelToolCalls = options.parallelToolCalls ?? true;
-  const modelTools = toModelTools(tools.tools);
   const messages: LoopMessage[] = [...options.messages];
   const steps: LoopStep[] = [];
 
   for (let index = 0; ; index++) {
     signal?.throwIfAborted();
-    const response = await untilAborted(
-      model.generate({ messages: [...messages], tools: modelTools, parallelToolCalls, signal }),
+    // A server said its list changed: list again now, so this model call sees the new tools.
+    if (isRefreshable(tools) && tools.stale) {
+      const changed = await untilAborted(tools.refresh({ signal }), signal);
+      if (changed) emit({ type: "tools-changed", step: index, tools: tools.tools.map((tool) => tool.name) });
+    }
+    const request: ModelRequest = {
+      messages: [...messages],
+      tools: toModelTools(tools.tools),
+      parallelToolCalls,
       signal,
-    );
-    const assistant: AssistantMessage =
-      response.toolCalls.length > 0
-        ? { role: "assistant", content: response.text, toolCalls: response.toolCalls }
-        : { role: "assistant", content: response.text };
+    };
+    const response = await untilAborted(askModel(model, request, index, emit, streaming), signal);
+    const assistant: AssistantMessage = { role: "assistant", content: response.text };
+    if (response.toolCalls.length > 0) Object.assign(assistant, { toolCalls: response.toolCalls });
+    if (response.reasoning && response.reasoning.length > 0)
+      Object.assign(assistant, { reasoning: response.reasoning });
     messages.push(assistant);
 
-    const context: ToolCallContext = { step: index, signal };
     let toolResults: ToolResultMessage[] = [];
     if (response.toolCalls.length > 0) {
-      if (parallelToolCalls) {
-        toolResults = await Promise.all(response.toolCalls.map((call) => runCall(options, call, context)));
-      } else {
-        for (const call of response.toolCalls) toolResults.push(await runCall(options, call, context));
-      }
+      toolResults = await runCalls(
+        options,
+        response.toolCalls,
+        index,
+        emit,
+        parallelToolCalls ? maxConcurrency : 1,
+      );
       messages.push(...toolResults);
     }
     const step: LoopStep = { index, response, toolResults };
     steps.push(step);
+    emit({ type: "step-finish", step: index, detail: step });
     await options.onStep?.(step);
 
-    if (response.toolCalls.length === 0) {
-      return { text: response.text, messages, steps, finishReason: "stop" };
-    }
-    if (index + 1 >= maxSteps) {
-      return { text: response.text, messages, steps, finishReason: "max-steps" };
+    const done = response.toolCalls.length === 0 ? "stop" : index + 1 >= maxSteps ? "max-steps" : undefined;
+    if (done) {
+      const result: RunToolLoopResult = { text: response.text, messages, steps, finishReason: done };
+      emit({ type: "finish", result });
+      return result;
     }
   }
+}
+
+async function askModel(
+  model: Model,
+  request: ModelRequest,
+  step: number,
+  emit: (event: LoopEvent) => void,
+  streaming: boolean,
+): Promise<ModelResponse> {
+  if (!streaming || !model.stream) {
+    const response = await model.generate(request);
+    // A model without a streaming API still tells a streaming caller what it said, in one piece each.
+    if (streaming) {
+      for (const part of response.reasoning ?? [])
+        if (part.text !== "") emit({ type: "reasoning-delta", step, text: part.text });
+      if (response.text !== "") emit({ type: "text-delta", step, text: response.text });
+    }
+    return response;
+  }
+  let response: ModelResponse | undefined;
+  for await (const event of model.stream(request)) {
+    switch (event.type) {
+      case "response":
+        response = event.response;
+        break;
+      case "tool-input-delta":
+        emit({ type: "tool-input-delta", step, id: event.id, name: event.name, delta: event.delta });
+        break;
+      default:
+        emit({ type: event.type, step, text: event.text });
+    }
+  }
+  if (!response) throw new Error("The model's stream ended without a response event");
+  return response;
 }
 
 /**
@@ -189,17 +293,81 @@ export function toModelTools(tools: readonly ToolDescriptor[]): ModelTool[] {
   }));
 }
 
+interface PlannedCall {
+  readonly requested: ToolCall;
+  readonly call: ToolCall;
+  readonly info: ToolCallInfo;
+  readonly approval: ToolApprovalOutcome;
+  readonly denial?: string | undefined;
+}
+
+async function runCalls(
+  options: RunToolLoopOptions,
+  calls: readonly ToolCall[],
+  step: number,
+  emit: (event: LoopEvent) => void,
+  concurrency: number,
+): Promise<ToolResultMessage[]> {
+  const { signal } = options;
+  const byName = new Map(options.tools.tools.map((tool) => [tool.name, tool]));
+  // Approvals first, one at a time in call order: a person answering prompts sees one at a time.
+  const planned: PlannedCall[] = [];
+  for (const requested of calls) {
+    signal?.throwIfAborted();
+    const info = callInfo(requested, byName.get(requested.name), step, signal);
+    let plan: PlannedCall = { requested, call: requested, info, approval: "allowed" };
+    if (options.approve && info.descriptor && isPlainObject(requested.arguments)) {
+      const decision = await untilAborted(Promise.resolve(options.approve(requested, info)), signal);
+      if (decision === "deny" || decision === false) plan = { ...plan, approval: "denied", denial: "" };
+      else if (typeof decision === "object" && decision !== null && "deny" in decision)
+        plan = { ...plan, approval: "denied", denial: decision.deny };
+      else if (typeof decision === "object" && decision !== null && "arguments" in decision)
+        plan = { ...plan, approval: "edited", call: { ...requested, arguments: decision.arguments } };
+    }
+    planned.push(plan);
+  }
+  return mapLimited(planned, concurrency, (plan) => runCall(options, plan, emit));
+}
+
+function callInfo(
+  call: ToolCall,
+  descriptor: ToolDescriptor | undefined,
+  step: number,
+  signal: AbortSignal | undefined,
+): ToolCallInfo {
+  const aggregated = descriptor as (ToolDescriptor & { serverName?: string; sourceId?: string }) | undefined;
+  return {
+    step,
+    signal,
+    server: aggregated?.sourceId,
+    tool: aggregated?.serverName ?? call.name,
+    annotations: descriptor?.annotations,
+    descriptor,
+  };
+}
+
 async function runCall(
   options: RunToolLoopOptions,
-  call: ToolCall,
-  context: ToolCallContext,
+  plan: PlannedCall,
+  emit: (event: LoopEvent) => void,
 ): Promise<ToolResultMessage> {
   const { signal } = options;
   signal?.throwIfAborted();
+  const { requested, info } = plan;
+  const step = info.step;
+  const context: ToolCallContext = { step, signal };
+  const { signal: _signal, step: _step, ...publicInfo } = info;
+  emit({ type: "tool-call", step, call: plan.call, requested, approval: plan.approval, info: publicInfo });
   let result: LoopToolResult | undefined;
-  let effective = call;
-  if (isPlainObject(call.arguments)) {
-    const decision = await options.beforeToolCall?.(call, context);
+  let effective = plan.call;
+  if (plan.approval === "denied") {
+    result = {
+      content: `The call of tool "${requested.name}" was denied by the user${plan.denial ? `: ${plan.denial}` : ""}. Do not retry it as it is.`,
+      isError: true,
+      denied: true,
+    };
+  } else if (isPlainObject(effective.arguments)) {
+    const decision = await options.beforeToolCall?.(effective, context);
     if (decision && "result" in decision) {
       result = {
         content: decision.result.content,
@@ -207,103 +375,20 @@ async function runCall(
         structured: decision.result.structured,
       };
     } else if (decision) {
-      effective = { ...call, arguments: decision.arguments };
+      effective = { ...effective, arguments: decision.arguments };
     }
   }
-  result ??= await executeToolCall(options.tools, effective, { signal });
-  const replaced = await options.afterToolCall?.(call, result, context);
+  if (!result) {
+    const timeout =
+      typeof options.toolTimeout === "function" ? options.toolTimeout(effective, info) : options.toolTimeout;
+    result = await executeToolCall(options.tools, effective, {
+      signal,
+      timeout,
+      onProgress: (progress) => emit({ type: "tool-progress", step, call: effective, progress }),
+    });
+  }
+  const replaced = await options.afterToolCall?.(requested, result, context);
   if (replaced) result = replaced;
-  return toolResultMessage(call, result);
-}
-
-/** Options of {@link executeToolCall}. */
-export interface ExecuteToolCallOptions {
-  /** Aborts the call; `executeToolCall` then rejects with `signal.reason`. */
-  readonly signal?: AbortSignal | undefined;
-}
-
-/**
- * Runs one tool call a model asked for and turns every way it can end into a result for the model.
- *
- * This is the step `runToolLoop` takes for each call, exported for hand-written loops and the bridges'
- * helpers: arguments that are not a JSON object, an unknown tool name, a tool that throws locally (server
- * gone) and a result with `isError` all become `isError: true` results carrying a message the model can
- * act on. Only an abort rejects (with `signal.reason`), even if the tool ignores the signal.
- */
-export async function executeToolCall(
-  tools: Toolbox,
-  call: ToolCall,
-  options: ExecuteToolCallOptions = {},
-): Promise<LoopToolResult> {
-  const { signal } = options;
-  signal?.throwIfAborted();
-  if (!isPlainObject(call.arguments)) {
-    return {
-      content: `Invalid arguments for tool "${call.name}": expected a JSON object, got ${describeValue(call.arguments)}`,
-      isError: true,
-    };
-  }
-  try {
-    const outcome = await untilAborted(tools.call(call.name, call.arguments, { signal }), signal);
-    return {
-      content: toolResultText(outcome),
-      isError: outcome.isError === true,
-      structured: outcome.structured,
-      outcome,
-    };
-  } catch (error) {
-    if (signal?.aborted) throw signal.reason;
-    if (error instanceof UnknownToolError) {
-      const known = tools.tools.map((tool) => tool.name).join(", ");
-      return { content: `${error.message}. Available tools: ${known || "(none)"}`, isError: true, error };
-    }
-    const detail = error instanceof Error ? error.message : String(error);
-    return { content: `Tool "${call.name}" failed: ${detail}`, isError: true, error };
-  }
-}
-
-/** The transcript message answering `call` with `result`. */
-export function toolResultMessage(call: ToolCall, result: LoopToolResult): ToolResultMessage {
-  const message: ToolResultMessage = {
-    role: "tool",
-    toolCallId: call.id,
-    name: call.name,
-    content: result.content,
-    isError: result.isError,
-  };
-  return result.structured === undefined ? message : { ...message, structured: result.structured };
-}
-
-// Rejects with signal.reason as soon as the signal fires, even if `promise` ignores it.
-function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
-  if (!signal) return promise;
-  if (signal.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(signal.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = () => reject(signal.reason);
-    signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-function isPlainObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-function describeValue(value: unknown): string {
-  if (typeof value === "string")
-    return `the text ${JSON.stringify(value.length > 200 ? `${value.slice(0, 200)}…` : value)}`;
-  if (Array.isArray(value)) return "an array";
-  return value === null ? "null" : typeof value;
+  emit({ type: "tool-result", step, call: effective, result });
+  return toolResultMessage(requested, result);
 }

@@ -1,4 +1,11 @@
-import type { Model, ModelRequest, ModelResponse, ToolCall, ToolResultMessage } from "./model.js";
+import type {
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  ToolCall,
+  ToolResultMessage,
+} from "./model.js";
 
 /** What a scripted turn's text function learns: the request and the tool results the model was sent. */
 export interface ScriptContext {
@@ -25,10 +32,16 @@ export interface ScriptedToolCall {
  *   of the previous turn's results, one per line) and `{{result:<tool name>}}` (the latest result of that
  *   tool anywhere in the transcript); a function gets the {@link ScriptContext};
  * - a function of the request returns the whole response.
+ *
+ * `reasoning` adds a reasoning block (provider `"scripted"`) to the turn, carried like a real one.
  */
 export type ScriptTurn =
-  | { readonly toolCalls: readonly ScriptedToolCall[]; readonly text?: string | undefined }
-  | { readonly text: string | ((context: ScriptContext) => string) }
+  | {
+      readonly toolCalls: readonly ScriptedToolCall[];
+      readonly text?: string | undefined;
+      readonly reasoning?: string | undefined;
+    }
+  | { readonly text: string | ((context: ScriptContext) => string); readonly reasoning?: string | undefined }
   | ((request: ModelRequest) => ModelResponse | Promise<ModelResponse>);
 
 /** A deterministic {@link Model} that plays a script, and records what it was sent. */
@@ -43,13 +56,15 @@ export interface ScriptedModel extends Model {
  * Creates a model that plays `script` turn by turn: no keys, no network, the same answers every run.
  *
  * Made for tests and demos: a first turn calls tools, a second answers with text built from their
- * results. Each `generate` consumes one turn; `requests` records what the model was sent.
+ * results. Each `generate` consumes one turn; `requests` records what the model was sent. `stream`
+ * plays the same turn as a provider would stream it: reasoning, then the text word by word, then each
+ * call's arguments in two pieces, then the response.
  * @throws (from `generate`) an `Error` once the script is used up, and `signal.reason` when aborted.
  */
 export function createScriptedModel(script: readonly ScriptTurn[]): ScriptedModel {
   const requests: ModelRequest[] = [];
   let next = 0;
-  return {
+  const model: ScriptedModel = {
     get requests() {
       return requests;
     },
@@ -74,13 +89,36 @@ export function createScriptedModel(script: readonly ScriptTurn[]): ScriptedMode
           name: call.name,
           arguments: call.arguments === undefined ? {} : call.arguments,
         }));
-        return { text: turn.text ?? "", toolCalls };
+        return withReasoning({ text: turn.text ?? "", toolCalls }, turn.reasoning);
       }
       const context: ScriptContext = { request, results: latestResults(request) };
       const text = typeof turn.text === "function" ? turn.text(context) : fillTemplate(turn.text, context);
-      return { text, toolCalls: [] };
+      return withReasoning({ text, toolCalls: [] }, turn.reasoning);
+    },
+    async *stream(request): AsyncIterable<ModelStreamEvent> {
+      const response = await model.generate(request);
+      for (const part of response.reasoning ?? []) yield { type: "reasoning-delta", text: part.text };
+      for (const piece of response.text.match(/\S+\s*|\s+/g) ?? []) {
+        request.signal?.throwIfAborted();
+        yield { type: "text-delta", text: piece };
+      }
+      for (const call of response.toolCalls) {
+        const json = typeof call.arguments === "string" ? call.arguments : JSON.stringify(call.arguments);
+        const half = Math.ceil(json.length / 2);
+        for (const delta of [json.slice(0, half), json.slice(half)]) {
+          if (delta !== "") yield { type: "tool-input-delta", id: call.id, name: call.name, delta };
+        }
+      }
+      yield { type: "response", response };
     },
   };
+  return model;
+}
+
+function withReasoning(response: ModelResponse, reasoning: string | undefined): ModelResponse {
+  return reasoning === undefined
+    ? response
+    : { ...response, reasoning: [{ provider: "scripted", text: reasoning }] };
 }
 
 function latestResults(request: ModelRequest): ToolResultMessage[] {

@@ -51,10 +51,31 @@ export interface ToolCallOutcome {
   readonly isError?: boolean | undefined;
 }
 
+/** A progress notification of a running tool call (MCP's `notifications/progress` params). */
+export interface ToolProgress {
+  readonly progress: number;
+  readonly total?: number | undefined;
+  readonly message?: string | undefined;
+}
+
+/** What {@link ToolSource.subscribe} returns: the notifications, a way to stop, and the server's ack. */
+export interface ToolSourceSubscription extends AsyncIterable<{ readonly method: string }> {
+  /** Resolves once the server honours the subscription; rejects if it refused. */
+  readonly acknowledged?: Promise<unknown>;
+  /** Ends the subscription. */
+  close(): Promise<void>;
+}
+
 /** Options for {@link ToolSource.listTools} and {@link ToolSource.callTool}. */
 export interface ToolSourceCallOptions {
   /** Aborts the request; the returned promise then rejects with `signal.reason`. */
   readonly signal?: AbortSignal | undefined;
+  /** `callTool`: receives the call's progress notifications (`@mcpkit/client` honours it). */
+  // Method syntax on purpose: its parameter is checked bivariantly, so a client whose progress type
+  // carries more fields (`@mcpkit/client`'s `ProgressParams`) still fits.
+  onProgress?(progress: ToolProgress): void;
+  /** `listTools`: bypass a cached list (`@mcpkit/client` honours it). */
+  readonly refresh?: boolean | undefined;
 }
 
 /**
@@ -65,6 +86,18 @@ export interface ToolSourceCallOptions {
  * object carrying them (`{ tools }`); both are read.
  */
 export interface ToolSource {
+  /**
+   * True after the server said its tool list changed (`notifications/tools/list_changed`) until the
+   * next `listTools`. Optional: `@mcpkit/client` has it; a live aggregation re-lists a source that
+   * reports it before the loop's next model call.
+   */
+  readonly toolsStale?: boolean | undefined;
+  /**
+   * A stream of the server's notifications matching `filter`. Optional: `@mcpkit/client` has it (over
+   * `subscriptions/listen` in the 2026 era, the legacy notifications before). A live aggregation
+   * (`aggregateTools(…, { live: true })`) listens for `notifications/tools/list_changed` through it.
+   */
+  subscribe?(filter: { toolsListChanged?: boolean }): ToolSourceSubscription;
   /** Every tool the server offers (all pages). */
   listTools(
     options?: ToolSourceCallOptions,

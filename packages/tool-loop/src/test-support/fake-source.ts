@@ -1,9 +1,10 @@
-import type { ToolCallOutcome, ToolDescriptor, ToolSource } from "../tool-source.js";
+import type { ToolCallOutcome, ToolDescriptor, ToolProgress, ToolSource } from "../tool-source.js";
 
-/** A handler of the fake: gets the arguments and the call's signal. */
+/** A handler of the fake: gets the arguments, the call's signal and its progress callback. */
 export type FakeHandler = (
   args: Record<string, unknown>,
   signal: AbortSignal | undefined,
+  onProgress: ((progress: ToolProgress) => void) | undefined,
 ) => Promise<ToolCallOutcome> | ToolCallOutcome;
 
 /**
@@ -14,9 +15,14 @@ export function fakeSource(
   tools: Record<string, { descriptor?: Partial<ToolDescriptor>; handler?: FakeHandler }>,
 ) {
   const calls: { name: string; args: Record<string, unknown> }[] = [];
-  const source: ToolSource & { calls: typeof calls } = {
+  const source: ToolSource & { calls: typeof calls; toolsStale: boolean; lists: number } = {
     calls,
+    // Set by a test to play a server that sent tools/list_changed; cleared by the next listing.
+    toolsStale: false,
+    lists: 0,
     async listTools() {
+      source.toolsStale = false;
+      source.lists++;
       return Object.entries(tools).map(([name, tool]) => ({
         name,
         description: `the ${name} tool`,
@@ -29,7 +35,7 @@ export function fakeSource(
       const tool = tools[name];
       if (!tool) return { content: `no tool ${name}`, isError: true };
       if (!tool.handler) return { content: `${name} ok` };
-      return tool.handler(args, options?.signal);
+      return tool.handler(args, options?.signal, options?.onProgress?.bind(options));
     },
   };
   return source;

@@ -4,6 +4,7 @@ import { spawnStdioTransport } from "@mcpkit/transport-stdio";
 
 const packageDir = fileURLToPath(new URL("../..", import.meta.url));
 const fixture = fileURLToPath(new URL("../fixtures/calc-server.ts", import.meta.url));
+const liveFixture = fileURLToPath(new URL("../fixtures/live-server.ts", import.meta.url));
 
 /** The lines the fixture writes on stderr, and a way to await one. */
 export interface StderrLines {
@@ -33,13 +34,18 @@ export function stderrLines(): StderrLines & { push(line: string): void } {
 
 /** A real MCP client connected over a real child process to the calc fixture server. */
 export async function connectCalcServer(
-  options: { onStderr?: (line: string) => void } = {},
+  options: { onStderr?: (line: string) => void; fixture?: "calc" | "live" } = {},
 ): Promise<Client> {
   const client = createClient({ name: "tool-loop-e2e", version: "1.0.0" });
   await client.connect(
     spawnStdioTransport({
       command: process.execPath,
-      args: ["--conditions=@mcpkit/source", "--import", "tsx", fixture],
+      args: [
+        "--conditions=@mcpkit/source",
+        "--import",
+        "tsx",
+        options.fixture === "live" ? liveFixture : fixture,
+      ],
       cwd: packageDir,
       stderr: options.onStderr ?? "inherit",
     }),
