@@ -1,4 +1,9 @@
-import { type ProtocolEra, type ServerCapabilities, TASKS_EXTENSION_ID } from "@mcpkit/protocol";
+import {
+  type ProtocolEra,
+  type ServerCapabilities,
+  SKILLS_EXTENSION_ID,
+  TASKS_EXTENSION_ID,
+} from "@mcpkit/protocol";
 import type { ServerCore } from "./server-core.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> =>
@@ -6,8 +11,8 @@ const isObject = (v: unknown): v is Record<string, unknown> =>
 
 /**
  * The capabilities the server declares in `era`: what the registry ever held (a kind stays declared once
- * it was, so a client's view never shrinks), `logging`, the tasks extension (modern only) when enabled,
- * then `options.capabilities` merged on top one level deep (its `extensions` are not sent before
+ * it was, so a client's view never shrinks), `logging`, the tasks and Skills extensions (modern only) when
+ * enabled, then `options.capabilities` merged on top one level deep (its `extensions` are not sent before
  * 2026-07-28). A new object each call: callers may keep it.
  */
 export function serverCapabilities(core: ServerCore, era: ProtocolEra): ServerCapabilities {
@@ -19,6 +24,11 @@ export function serverCapabilities(core: ServerCore, era: ProtocolEra): ServerCa
   if (declared.completions) caps.completions = {};
   caps.logging = {};
   if (era === "modern" && core.tasksEnabled) caps.extensions = { [TASKS_EXTENSION_ID]: {} };
+  if (era === "modern" && core.skills.declared) {
+    caps.extensions = Object.assign(caps.extensions ?? {}, {
+      [SKILLS_EXTENSION_ID]: core.skills.capability(),
+    });
+  }
   const extra = core.options.capabilities;
   if (extra) {
     for (const [key, value] of Object.entries(extra)) {

@@ -10,6 +10,7 @@ export {
 } from "./notification-bus.js";
 export { createServer, type Server, withInputSchema } from "./server.js";
 export type { SharedSession, SharedSessionCarrier } from "./shared-session.js";
+export type { SkillDefinition, SkillsOptions } from "./skills.js";
 export {
   type InferOutput,
   isStandardSchema,

@@ -5,6 +5,7 @@ import {
   type MethodInfo,
   MODERN_METHODS,
   requiredCapability,
+  SKILLS_EXTENSION_ID,
   TASKS_EXTENSION_ID,
 } from "@mcpkit/protocol";
 import { checkCompleteParams, complete } from "./completion.js";
@@ -18,6 +19,7 @@ import { getPrompt } from "./prompts.js";
 import { subscribeResource } from "./resource-updates.js";
 import { readResource } from "./resources.js";
 import type { ServerCore } from "./server-core.js";
+import { getSkill, listSkills, readDirectory } from "./skills.js";
 import { cancelTask, checkTaskParams, getTask, updateTask } from "./task-methods.js";
 import { callTool } from "./tools.js";
 
@@ -35,10 +37,18 @@ export type MethodHandler = (
 export type ParamsCheck = (p: Params, call: CallInfo) => void;
 
 /**
- * What the server must have declared for a method to exist: a kind the registry ever held, or the tasks
- * extension. Without it the method is -32601, as if the server did not know it.
+ * What the server must have declared for a method to exist: a kind the registry ever held, the tasks
+ * extension, the Skills extension or its `directoryRead` setting. Without it the method is -32601, as if
+ * the server did not know it.
  */
-export type Requirement = "tools" | "prompts" | "resources" | "completions" | "tasks";
+export type Requirement =
+  | "tools"
+  | "prompts"
+  | "resources"
+  | "completions"
+  | "tasks"
+  | "skills"
+  | "skillsDirectoryRead";
 
 /** One row of the method table. */
 export interface MethodRoute {
@@ -95,6 +105,10 @@ const SERVED: Partial<Record<Method, Served>> = {
   "tasks/get": { handler: getTask, paramsCheck: checkTaskParams, only: "modern" },
   "tasks/update": { handler: updateTask, paramsCheck: checkTaskParams, only: "modern" },
   "tasks/cancel": { handler: cancelTask, paramsCheck: checkTaskParams, only: "modern" },
+  // The Skills extension (2026-07-28 only, as the extension itself).
+  "skills/list": { handler: listSkills, only: "modern" },
+  "skills/get": { handler: getSkill, paramsCheck: needsUri, only: "modern" },
+  "resources/directory/read": { handler: readDirectory, paramsCheck: needsUri, only: "modern" },
 };
 
 /** The requirement a protocol table row implies for a request the client sends. */
@@ -113,6 +127,8 @@ function requirementOf(info: MethodInfo): Requirement | undefined {
       return undefined;
     case "extensions":
       if (next === TASKS_EXTENSION_ID) return "tasks";
+      if (next === SKILLS_EXTENSION_ID)
+        return cap.path[2] === "directoryRead" ? "skillsDirectoryRead" : "skills";
   }
   throw new Error(`The server does not know the capability ${cap.path.join(".")} of ${info.method}`);
 }
@@ -160,5 +176,14 @@ export const METHOD_TABLE: ReadonlyMap<string, MethodRoute> = buildMethodTable()
 
 /** Whether the server declares what `requires` names. */
 export function declares(core: ServerCore, requires: Requirement): boolean {
-  return requires === "tasks" ? core.tasksEnabled : core.registry.declared[requires];
+  switch (requires) {
+    case "tasks":
+      return core.tasksEnabled;
+    case "skills":
+      return core.skills.declared;
+    case "skillsDirectoryRead":
+      return core.skills.declared && core.skills.directoryRead;
+    default:
+      return core.registry.declared[requires];
+  }
 }

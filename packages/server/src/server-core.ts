@@ -6,6 +6,7 @@ import { Registry } from "./internal/registry.js";
 import { RequestStateSealer } from "./internal/request-state.js";
 import { SchemaCompiler } from "./internal/schema.js";
 import type { Listener } from "./listen.js";
+import { SkillRegistry } from "./skills.js";
 import { publishTask } from "./task-publication.js";
 import { createInMemoryTaskStore, TaskManager, type TaskStore } from "./tasks.js";
 import type { ServerLogger, ServerOptions, ServerStores } from "./types.js";
@@ -20,6 +21,8 @@ export class ServerCore {
   readonly options: ServerOptions;
   readonly logger: ServerLogger;
   readonly registry: Registry;
+  /** The skills served (Skills extension); their files are resources of {@link registry}. */
+  readonly skills: SkillRegistry;
   sealer: RequestStateSealer;
   readonly pageSize: number;
   readonly ttlMs: number;
@@ -67,6 +70,7 @@ export class ServerCore {
     // The one place the schema compiler is made: a validator chosen in the options is handed over here.
     const compiler = new SchemaCompiler(options.toJsonSchema, options.validator);
     this.registry = new Registry(compiler, (kind) => this.changes.schedule(kind));
+    this.skills = new SkillRegistry(this.registry, options.skills);
     this.sealer = new RequestStateSealer(options.requestStateKey, options.requestStateTtlMs ?? 600_000);
     this.taskStore = options.tasks?.store;
   }

@@ -5,6 +5,7 @@ import type { ListKind } from "./internal/registry.js";
 import { endListeners } from "./listen.js";
 import { notifyResourceUpdated } from "./resource-updates.js";
 import { ServerCore } from "./server-core.js";
+import type { SkillDefinition } from "./skills.js";
 import type {
   ArgsOf,
   PromptConfig,
@@ -58,6 +59,16 @@ export interface Server {
     config: PromptConfig<S>,
     handler: PromptHandler<S extends undefined ? Record<string, string> : ArgsOf<S>>,
   ): Registered;
+  /**
+   * Registers a skill (Skills extension, SEP-2640): its SKILL.md and supporting files, each served as a
+   * resource under `skill://<prefix>/<name>/`, listed by `skills/list` and answered by `skills/get` with
+   * their SHA-256 digests and sizes, computed now. Declares the extension (2026-07-28 clients; the
+   * extension does not exist in the legacy era, where the files are plain resources).
+   * @throws TypeError for a SKILL.md without frontmatter `name` and `description`, a name that breaks the
+   *   Agent Skills naming rules, a bad prefix or file path, or a URI already served; RangeError over the
+   *   extension's limits (512 files, 16 MiB).
+   */
+  registerSkill(skill: SkillDefinition): Registered;
   /**
    * Serves one transport: a stdio pipe, a legacy HTTP session, or a one-shot modern HTTP request. Cheap:
    * it creates a JSON-RPC peer and a small state object; nothing of the registry is rebuilt.
@@ -134,6 +145,10 @@ class ServerImpl implements Server {
     handler: PromptHandler<S extends undefined ? Record<string, string> : ArgsOf<S>>,
   ): Registered {
     return { remove: this.core.registry.addPrompt(name, config ?? {}, handler) };
+  }
+
+  registerSkill(skill: SkillDefinition): Registered {
+    return { remove: this.core.skills.add(skill).remove };
   }
 
   notifyListChanged(kind: ListKind): void {

@@ -27,6 +27,7 @@ import type {
   ToolAnnotations,
 } from "@mcpkit/protocol";
 import type { NotificationBus } from "./notification-bus.js";
+import type { SkillsOptions } from "./skills.js";
 import type { InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./standard-schema.js";
 import type { TaskStore } from "./tasks.js";
 
@@ -92,6 +93,11 @@ export interface ServerOptions {
   bus?: NotificationBus;
   /** Tasks extension settings; the extension is offered when a tool declares `taskSupport`. */
   tasks?: { store?: TaskStore; ttlMs?: number; pollIntervalMs?: number };
+  /**
+   * Skills extension settings (`io.modelcontextprotocol/skills`, 2026-07-28). Given, the extension is
+   * declared from the start (an empty listing is allowed); without it, once a skill is registered.
+   */
+  skills?: SkillsOptions;
   /** Capabilities to declare on top of those the registry implies (e.g. `experimental`, `extensions`). */
   capabilities?: ServerCapabilities;
   /** Timeout of server-to-client requests in a legacy session (default 60 s). */

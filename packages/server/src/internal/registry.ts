@@ -1,4 +1,4 @@
-import { findXMcpHeaderProblem, type JsonSchema } from "@mcpkit/protocol";
+import { findXMcpHeaderProblem, type JsonSchema, toolNameProblem } from "@mcpkit/protocol";
 import { isStandardSchema } from "../standard-schema.js";
 import type {
   Completer,
@@ -59,9 +59,6 @@ export interface PromptEntry {
   handler: PromptHandler<any>;
   complete: Record<string, Completer> | undefined;
 }
-
-// Tool names SHOULD be 1-128 characters of [A-Za-z0-9_.-]; we also allow "/" as many servers use it.
-const TOOL_NAME = /^[A-Za-z0-9_./-]{1,128}$/;
 
 function pick<T extends object>(source: T, keys: ReadonlyArray<keyof T>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -138,9 +135,11 @@ export class Registry {
   }
 
   addTool(name: string, config: ToolConfig<any>, handler: ToolHandler<any>): () => void {
-    if (!TOOL_NAME.test(name)) {
+    // The spec's tool name rules (SEP-986); a name that breaks them is refused, naming the rule.
+    const problem = typeof name === "string" ? toolNameProblem(name) : "it is not a string";
+    if (problem !== undefined) {
       throw new TypeError(
-        `Tool name ${JSON.stringify(name)} must be 1-128 characters of A-Z a-z 0-9 _ . - /`,
+        `Tool name ${JSON.stringify(name)} must be 1-128 characters of A-Z a-z 0-9 _ - . (${problem})`,
       );
     }
     if (this.tools.has(name))
