@@ -1,4 +1,13 @@
-import type { LoopMessage, Model, ModelResponse, ToolCall, ToolDescriptor } from "@mcpkit/tool-loop";
+import type {
+  LoopMessage,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  ToolCall,
+  ToolDescriptor,
+} from "@mcpkit/tool-loop";
+import { type ChatCompletionChunkLike, readChatCompletionsStream } from "./chat-completions-stream.js";
 import { toolOutputText } from "./error-text.js";
 import {
   argumentRestorer,
@@ -150,7 +159,8 @@ export function toChatCompletionsMessages(messages: readonly LoopMessage[]): Cha
 }
 
 /**
- * The part of an `openai` client the Chat Completions adapter uses: `chat.completions.create`.
+ * The part of an `openai` client the Chat Completions adapter uses: `chat.completions.create`, which
+ * resolves with a completion, or with an async iterable of chunks when the body says `stream: true`.
  * An `OpenAI` instance of `openai` 6 fits as it is (and any client with the same method).
  */
 export interface OpenAIChatClient {
@@ -159,7 +169,7 @@ export interface OpenAIChatClient {
       create(
         body: any,
         options?: { signal?: AbortSignal | undefined } | undefined,
-      ): PromiseLike<ChatCompletionLike>;
+      ): PromiseLike<ChatCompletionLike | AsyncIterable<ChatCompletionChunkLike>>;
     };
   };
 }
@@ -179,24 +189,31 @@ export interface OpenAIChatModelOptions extends OpenAIToolOptions {
  *
  * Each `generate` sends the whole transcript (`toChatCompletionsMessages`), the tools
  * (`toChatCompletionsTools`, strict if asked) and `parallel_tool_calls` when there are tools, with the
- * run's abort signal, and reads the first choice. With strict tools, the `null`s the model sends for
- * optional properties are removed before the call reaches the server.
+ * run's abort signal, and reads the first choice. `stream` sends the same body with `stream: true` and
+ * reads the chunks with `readChatCompletionsStream` (tool-call arguments assembled from their pieces).
+ * With strict tools, the `null`s the model sends for optional properties are removed before the call
+ * reaches the server. Chat Completions has no reasoning to carry between turns.
  */
 export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
+  const prepare = (request: ModelRequest) => {
+    const specs = functionSpecs(request.tools, options.strict);
+    const body: Record<string, unknown> = {
+      ...options.request,
+      model: options.model,
+      messages: toChatCompletionsMessages(request.messages),
+    };
+    if (specs.length > 0) {
+      body.tools = specs.map(chatToolOf);
+      body.parallel_tool_calls = request.parallelToolCalls;
+    }
+    return { body, restore: argumentRestorer(specs) };
+  };
   return {
     async generate(request): Promise<ModelResponse> {
-      const specs = functionSpecs(request.tools, options.strict);
-      const restore = argumentRestorer(specs);
-      const body: Record<string, unknown> = {
-        ...options.request,
-        model: options.model,
-        messages: toChatCompletionsMessages(request.messages),
-      };
-      if (specs.length > 0) {
-        body.tools = specs.map(chatToolOf);
-        body.parallel_tool_calls = request.parallelToolCalls;
-      }
-      const completion = await options.client.chat.completions.create(body, { signal: request.signal });
+      const { body, restore } = prepare(request);
+      const completion = (await options.client.chat.completions.create(body, {
+        signal: request.signal,
+      })) as ChatCompletionLike;
       const message = completion.choices[0]?.message;
       if (!message) throw new Error("OpenAI Chat Completions response has no choices");
       const toolCalls = readChatCompletionsToolCalls(message).map((call) => ({
@@ -204,6 +221,14 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
         arguments: restore(call.name, call.arguments),
       }));
       return { text: message.content ?? message.refusal ?? "", toolCalls, raw: completion };
+    },
+    async *stream(request): AsyncIterable<ModelStreamEvent> {
+      const { body, restore } = prepare(request);
+      body.stream = true;
+      const chunks = (await options.client.chat.completions.create(body, {
+        signal: request.signal,
+      })) as AsyncIterable<ChatCompletionChunkLike>;
+      yield* readChatCompletionsStream(chunks, restore);
     },
   };
 }

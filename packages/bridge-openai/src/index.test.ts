@@ -4,6 +4,7 @@ import * as api from "./index.js";
 it("exports exactly the public surface", () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
+      "RESPONSES_REASONING_PROVIDER",
       "StrictSchemaError",
       "TOOL_ERROR_PREFIX",
       "canBeStrict",
@@ -13,7 +14,10 @@ it("exports exactly the public surface", () => {
       "fromStrictArguments",
       "mcpTools",
       "mcpToolsRespond",
+      "readChatCompletionsStream",
       "readChatCompletionsToolCalls",
+      "readResponsesReasoning",
+      "readResponsesStream",
       "readResponsesText",
       "readResponsesToolCalls",
       "registerOpenAITool",

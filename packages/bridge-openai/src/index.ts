@@ -14,6 +14,7 @@ export {
   toChatCompletionsMessages,
   toChatCompletionsTools,
 } from "./chat-completions.js";
+export { type ChatCompletionChunkLike, readChatCompletionsStream } from "./chat-completions-stream.js";
 export { TOOL_ERROR_PREFIX, toolOutputText } from "./error-text.js";
 export {
   type ChatCompletionsMcpTools,
@@ -36,15 +37,18 @@ export {
   createOpenAIResponsesModel,
   type OpenAIResponsesClient,
   type OpenAIResponsesModelOptions,
+  RESPONSES_REASONING_PROVIDER,
   type ResponseLike,
   type ResponsesFunctionCallOutput,
   type ResponsesFunctionTool,
   type ResponsesInputItem,
   type ResponsesOutputItemLike,
+  readResponsesReasoning,
   readResponsesText,
   readResponsesToolCalls,
   responsesToolOutput,
   toResponsesInput,
   toResponsesTools,
 } from "./responses.js";
+export { type ResponsesStreamEventLike, readResponsesStream } from "./responses-stream.js";
 export { canBeStrict, fromStrictArguments, StrictSchemaError, toStrictJsonSchema } from "./strict-schema.js";

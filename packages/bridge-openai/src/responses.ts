@@ -1,4 +1,13 @@
-import type { LoopMessage, Model, ModelResponse, ToolCall, ToolDescriptor } from "@mcpkit/tool-loop";
+import type {
+  LoopMessage,
+  Model,
+  ModelRequest,
+  ModelResponse,
+  ModelStreamEvent,
+  ReasoningPart,
+  ToolCall,
+  ToolDescriptor,
+} from "@mcpkit/tool-loop";
 import type { OpenAIToolOptions } from "./chat-completions.js";
 import { toolOutputText } from "./error-text.js";
 import {
@@ -8,6 +17,7 @@ import {
   parseArguments,
   stringifyArguments,
 } from "./internal/function-specs.js";
+import { type ResponsesStreamEventLike, readResponsesStream } from "./responses-stream.js";
 
 /** A Responses API function tool, as `responses.create({ tools })` takes it. */
 export interface ResponsesFunctionTool {
@@ -43,9 +53,14 @@ export interface ResponsesFunctionCallOutput {
   output: string;
 }
 
+/** The `provider` of the reasoning parts this bridge reads from, and sends back to, the Responses API. */
+export const RESPONSES_REASONING_PROVIDER = "openai-responses";
+
 /** A Responses API input item, as the adapter writes them. */
 export type ResponsesInputItem =
   | { role: "system" | "user" | "assistant"; content: string }
+  /** A reasoning item of an earlier turn, sent back as it was received. */
+  | { type: "reasoning"; [key: string]: unknown }
   | { type: "function_call"; call_id: string; name: string; arguments: string }
   | ResponsesFunctionCallOutput;
 
@@ -105,6 +120,26 @@ export function readResponsesText(response: ResponseLike): string {
 }
 
 /**
+ * The reasoning items of a Responses API response, as reasoning parts to carry into the next turn:
+ * `text` is the item's summary (joined), `data` the item itself (its `id`, `summary` and, when asked
+ * for with `include: ["reasoning.encrypted_content"]`, `encrypted_content`).
+ */
+export function readResponsesReasoning(response: ResponseLike): ReasoningPart[] {
+  const parts: ReasoningPart[] = [];
+  for (const item of response.output) {
+    if (item.type !== "reasoning") continue;
+    const summary = (item as { summary?: unknown }).summary;
+    const text = Array.isArray(summary)
+      ? summary
+          .map((part: { text?: unknown }) => (typeof part?.text === "string" ? part.text : ""))
+          .join("\n")
+      : "";
+    parts.push({ provider: RESPONSES_REASONING_PROVIDER, text, data: item });
+  }
+  return parts;
+}
+
+/**
  * The `function_call_output` item answering one call. A failed result's text starts with
  * `TOOL_ERROR_PREFIX` ("Error: "): the Responses API has no error flag.
  */
@@ -118,7 +153,9 @@ export function responsesToolOutput(result: {
 
 /**
  * Converts a provider-neutral transcript to Responses API input items: messages, then for each
- * assistant turn its `function_call` items, and `function_call_output` items for the results.
+ * assistant turn its reasoning items (this bridge's, sent back verbatim as reasoning models require
+ * within a tool loop), its text and its `function_call` items, and `function_call_output` items for the
+ * results. Reasoning parts of other providers are skipped.
  */
 export function toResponsesInput(messages: readonly LoopMessage[]): ResponsesInputItem[] {
   const items: ResponsesInputItem[] = [];
@@ -129,6 +166,14 @@ export function toResponsesInput(messages: readonly LoopMessage[]): ResponsesInp
         items.push({ role: message.role, content: message.content });
         break;
       case "assistant":
+        for (const part of message.reasoning ?? []) {
+          if (
+            part.provider === RESPONSES_REASONING_PROVIDER &&
+            typeof part.data === "object" &&
+            part.data !== null
+          )
+            items.push(part.data as { type: "reasoning" });
+        }
         if (message.content !== "") items.push({ role: "assistant", content: message.content });
         for (const call of message.toolCalls ?? []) {
           items.push({
@@ -147,10 +192,16 @@ export function toResponsesInput(messages: readonly LoopMessage[]): ResponsesInp
   return items;
 }
 
-/** The part of an `openai` client the Responses adapter uses: `responses.create`. */
+/**
+ * The part of an `openai` client the Responses adapter uses: `responses.create`, which resolves with a
+ * response, or with an async iterable of events when the body says `stream: true`.
+ */
 export interface OpenAIResponsesClient {
   readonly responses: {
-    create(body: any, options?: { signal?: AbortSignal | undefined } | undefined): PromiseLike<ResponseLike>;
+    create(
+      body: any,
+      options?: { signal?: AbortSignal | undefined } | undefined,
+    ): PromiseLike<ResponseLike | AsyncIterable<ResponsesStreamEventLike>>;
   };
 }
 
@@ -169,28 +220,50 @@ export interface OpenAIResponsesModelOptions extends OpenAIToolOptions {
  *
  * Stateless: each `generate` sends the whole transcript as `input` (no `previous_response_id`), the
  * tools (`toResponsesTools`) and `parallel_tool_calls` when there are tools, with the run's signal.
- * Reasoning items of earlier turns are not carried (the neutral transcript has no place for them).
+ * `stream` sends the same with `stream: true` (`readResponsesStream`). Reasoning items of each turn are
+ * kept on the assistant message and sent back before its function calls, as reasoning models require;
+ * with `store: false`, ask for `include: ["reasoning.encrypted_content"]` in `request` so they carry
+ * their content.
  */
 export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions): Model {
+  const prepare = (request: ModelRequest) => {
+    const specs = functionSpecs(request.tools, options.strict);
+    const body: Record<string, unknown> = {
+      ...options.request,
+      model: options.model,
+      input: toResponsesInput(request.messages),
+    };
+    if (specs.length > 0) {
+      body.tools = specs.map(responsesToolOf);
+      body.parallel_tool_calls = request.parallelToolCalls;
+    }
+    return { body, restore: argumentRestorer(specs) };
+  };
   return {
     async generate(request): Promise<ModelResponse> {
-      const specs = functionSpecs(request.tools, options.strict);
-      const restore = argumentRestorer(specs);
-      const body: Record<string, unknown> = {
-        ...options.request,
-        model: options.model,
-        input: toResponsesInput(request.messages),
-      };
-      if (specs.length > 0) {
-        body.tools = specs.map(responsesToolOf);
-        body.parallel_tool_calls = request.parallelToolCalls;
-      }
-      const response = await options.client.responses.create(body, { signal: request.signal });
+      const { body, restore } = prepare(request);
+      const response = (await options.client.responses.create(body, {
+        signal: request.signal,
+      })) as ResponseLike;
       const toolCalls = readResponsesToolCalls(response).map((call) => ({
         ...call,
         arguments: restore(call.name, call.arguments),
       }));
-      return { text: readResponsesText(response), toolCalls, raw: response };
+      const reasoning = readResponsesReasoning(response);
+      return {
+        text: readResponsesText(response),
+        toolCalls,
+        ...(reasoning.length > 0 ? { reasoning } : {}),
+        raw: response,
+      };
+    },
+    async *stream(request): AsyncIterable<ModelStreamEvent> {
+      const { body, restore } = prepare(request);
+      body.stream = true;
+      const events = (await options.client.responses.create(body, {
+        signal: request.signal,
+      })) as AsyncIterable<ResponsesStreamEventLike>;
+      yield* readResponsesStream(events, restore);
     },
   };
 }

@@ -9,8 +9,16 @@ export interface RecordedRequest {
   readonly body: any;
 }
 
-/** What a turn of the script answers: a JSON body (status 200 unless given), or `hold` to never answer. */
-export type ProviderReply = { status?: number; json: unknown } | "hold";
+/**
+ * What a turn of the script answers: a JSON body (status 200 unless given), `hold` to never answer, or
+ * a server-sent event stream: each event as one `data:` line (after an `event:` line naming its `type`,
+ * when it has one), then `data: [DONE]` when `done`, then the end, unless `hold` keeps it open (the
+ * test then sees the client drop it through `dropped`).
+ */
+export type ProviderReply =
+  | { status?: number; json: unknown }
+  | { sse: readonly unknown[]; done?: boolean; hold?: boolean }
+  | "hold";
 
 /** A loopback HTTP server playing a scripted model in some provider's wire format. */
 export interface ProviderServer {
@@ -63,7 +71,20 @@ export async function startProviderServer(
       } catch (error) {
         answer = { status: 500, json: { error: { message: String(error), type: "script_error" } } };
       }
-      if (answer === "hold") {
+      if (answer !== "hold" && "sse" in answer) {
+        res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
+        for (const event of answer.sse) {
+          const type = (event as { type?: unknown }).type;
+          if (typeof type === "string") res.write(`event: ${type}\n`);
+          res.write(`data: ${JSON.stringify(event)}\n\n`);
+        }
+        if (answer.done) res.write("data: [DONE]\n\n");
+        if (!answer.hold) {
+          res.end();
+          return;
+        }
+      }
+      if (answer === "hold" || "sse" in answer) {
         held.add(res);
         res.on("close", () => {
           held.delete(res);
@@ -71,8 +92,8 @@ export async function startProviderServer(
         });
         return;
       }
-      res.writeHead(answer.status ?? 200, { "content-type": "application/json" });
-      res.end(JSON.stringify(answer.json));
+      res.writeHead((answer as { status?: number }).status ?? 200, { "content-type": "application/json" });
+      res.end(JSON.stringify((answer as { json: unknown }).json));
     });
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
