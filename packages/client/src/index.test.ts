@@ -7,8 +7,10 @@ it("exports exactly the public surface", () => {
       "InputRequestError",
       "InvalidResultError",
       "OutputValidationError",
+      "SkillVerificationError",
       "TaskCancelledError",
       "createClient",
+      "createSkillsClient",
       "fromWireToolResult",
       "withRequestConfig",
     ]

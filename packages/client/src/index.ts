@@ -23,6 +23,15 @@ export type {
   VersionNegotiation,
 } from "./options.js";
 export { type RequestConfig, withRequestConfig } from "./request-config.js";
+export {
+  createSkillsClient,
+  type LoadedSkill,
+  type SkillFile,
+  type SkillsClient,
+  type SkillsHost,
+  SkillVerificationError,
+  type SkillVerificationReason,
+} from "./skills.js";
 export type { Subscription, SubscriptionNotification } from "./subscription.js";
 export { fromWireToolResult, type ToolResult } from "./tool-result.js";
 export type { TransportChoices, TransportFactory, TransportSource } from "./transport-source.js";
