@@ -1,4 +1,5 @@
 export {
+  ANTHROPIC_REASONING_PROVIDER,
   type AnthropicClient,
   type AnthropicContentBlockLike,
   type AnthropicConversation,
@@ -11,8 +12,10 @@ export {
   anthropicToolResult,
   createAnthropicModel,
   mcpTools,
+  readAnthropicReasoning,
   readAnthropicText,
   readAnthropicToolCalls,
   toAnthropicMessages,
   toAnthropicTools,
 } from "./messages.js";
+export { type AnthropicStreamEventLike, readAnthropicStream } from "./messages-stream.js";

@@ -3,7 +3,10 @@ import {
   executeToolCall,
   type LoopMessage,
   type Model,
+  type ModelRequest,
   type ModelResponse,
+  type ModelStreamEvent,
+  type ReasoningPart,
   type Toolbox,
   type ToolCall,
   type ToolDescriptor,
@@ -11,6 +14,7 @@ import {
   toModelTools,
   toToolbox,
 } from "@mcpkit/tool-loop";
+import { type AnthropicStreamEventLike, readAnthropicStream } from "./messages-stream.js";
 
 /** A Messages API client tool, as `messages.create({ tools })` takes it. */
 export interface AnthropicTool {
@@ -19,9 +23,16 @@ export interface AnthropicTool {
   input_schema: { type: "object"; [key: string]: unknown };
 }
 
-/** A content block of a Messages API response (the subset read: `text` and `tool_use`). */
+/** The `provider` of the reasoning parts this bridge reads from, and sends back to, the Messages API. */
+export const ANTHROPIC_REASONING_PROVIDER = "anthropic";
+
+/** A content block of a Messages API response (the subset read: `text`, `tool_use`, thinking). */
 export interface AnthropicContentBlockLike {
   readonly type: string;
+  /** `thinking`: the reasoning text. */
+  readonly thinking?: string;
+  /** `thinking`: the signature the API checks when the block comes back. */
+  readonly signature?: string;
   /** `text`: the text. */
   readonly text?: string;
   /** `tool_use`: the call id. */
@@ -55,6 +66,8 @@ export type AnthropicMessageParam =
   | {
       role: "assistant";
       content: (
+        | { type: "thinking"; thinking: string; signature: string }
+        | { type: "redacted_thinking"; data: string }
         | { type: "text"; text: string }
         | { type: "tool_use"; id: string; name: string; input: Record<string, unknown> }
       )[];
@@ -92,6 +105,20 @@ export function readAnthropicText(message: AnthropicMessageLike): string {
 }
 
 /**
+ * The thinking blocks of a Messages API response (`thinking` with its `signature`, and
+ * `redacted_thinking`), as reasoning parts to carry into the next turn: the API requires them back,
+ * unchanged, before the `tool_use` blocks of the turn when thinking is on.
+ */
+export function readAnthropicReasoning(message: AnthropicMessageLike): ReasoningPart[] {
+  const parts: ReasoningPart[] = [];
+  for (const block of message.content) {
+    if (block.type !== "thinking" && block.type !== "redacted_thinking") continue;
+    parts.push({ provider: ANTHROPIC_REASONING_PROVIDER, text: block.thinking ?? "", data: block });
+  }
+  return parts;
+}
+
+/**
  * The `tool_result` block answering one call; a failed result carries `is_error: true` and its text,
  * so the model reads it as an error.
  */
@@ -118,7 +145,8 @@ export interface AnthropicConversation {
 
 /**
  * Converts a provider-neutral transcript to Messages API `system` and `messages`: system messages are
- * lifted into `system`; an assistant turn becomes `text` and `tool_use` blocks; tool results (and a
+ * lifted into `system`; an assistant turn becomes its thinking blocks (this bridge's reasoning parts,
+ * as received), then `text` and `tool_use` blocks; tool results (and a
  * user message right after them) share one user message, as the API requires.
  */
 export function toAnthropicMessages(messages: readonly LoopMessage[]): AnthropicConversation {
@@ -150,6 +178,15 @@ export function toAnthropicMessages(messages: readonly LoopMessage[]): Anthropic
       }
       case "assistant": {
         const content: Extract<AnthropicMessageParam, { role: "assistant" }>["content"] = [];
+        // Thinking first, as received: the API checks the signature and the order.
+        for (const part of message.reasoning ?? []) {
+          if (
+            part.provider === ANTHROPIC_REASONING_PROVIDER &&
+            typeof part.data === "object" &&
+            part.data !== null
+          )
+            content.push(part.data as { type: "thinking"; thinking: string; signature: string });
+        }
         if (message.content !== "") content.push({ type: "text", text: message.content });
         for (const call of message.toolCalls ?? []) {
           const input = typeof call.arguments === "object" && call.arguments !== null ? call.arguments : {};
@@ -172,7 +209,8 @@ export function toAnthropicMessages(messages: readonly LoopMessage[]): Anthropic
 }
 
 /**
- * The part of an `@anthropic-ai/sdk` client the adapter uses: `messages.create`. An `Anthropic`
+ * The part of an `@anthropic-ai/sdk` client the adapter uses: `messages.create`, which resolves with a
+ * message, or with an async iterable of events when the body says `stream: true`. An `Anthropic`
  * instance fits as it is.
  */
 export interface AnthropicClient {
@@ -180,7 +218,7 @@ export interface AnthropicClient {
     create(
       body: any,
       options?: { signal?: AbortSignal | undefined } | undefined,
-    ): PromiseLike<AnthropicMessageLike>;
+    ): PromiseLike<AnthropicMessageLike | AsyncIterable<AnthropicStreamEventLike>>;
   };
 }
 
@@ -201,25 +239,46 @@ export interface AnthropicModelOptions {
  *
  * Each `generate` sends the transcript (`toAnthropicMessages`), the tools (`toAnthropicTools`) and,
  * when the loop forbids parallel calls, `tool_choice: { type: "auto", disable_parallel_tool_use: true }`,
- * with the run's abort signal. Thinking blocks of earlier turns are not carried.
+ * with the run's abort signal. `stream` sends the same with `stream: true` (`readAnthropicStream`).
+ * Thinking blocks (turn thinking on with `request: { thinking: { type: "enabled", budget_tokens } }`)
+ * are kept on each assistant turn and sent back with their signatures, as the API requires in a loop.
  */
 export function createAnthropicModel(options: AnthropicModelOptions): Model {
+  const prepare = (request: ModelRequest) => {
+    const conversation = toAnthropicMessages(request.messages);
+    const body: Record<string, unknown> = {
+      max_tokens: options.maxTokens ?? 4096,
+      ...options.request,
+      model: options.model,
+      messages: conversation.messages,
+    };
+    if (conversation.system !== undefined) body.system = conversation.system;
+    if (request.tools.length > 0) {
+      body.tools = toAnthropicTools(request.tools);
+      if (!request.parallelToolCalls) body.tool_choice = { type: "auto", disable_parallel_tool_use: true };
+    }
+    return body;
+  };
   return {
     async generate(request): Promise<ModelResponse> {
-      const conversation = toAnthropicMessages(request.messages);
-      const body: Record<string, unknown> = {
-        max_tokens: options.maxTokens ?? 4096,
-        ...options.request,
-        model: options.model,
-        messages: conversation.messages,
+      const message = (await options.client.messages.create(prepare(request), {
+        signal: request.signal,
+      })) as AnthropicMessageLike;
+      const reasoning = readAnthropicReasoning(message);
+      return {
+        text: readAnthropicText(message),
+        toolCalls: readAnthropicToolCalls(message),
+        ...(reasoning.length > 0 ? { reasoning } : {}),
+        raw: message,
       };
-      if (conversation.system !== undefined) body.system = conversation.system;
-      if (request.tools.length > 0) {
-        body.tools = toAnthropicTools(request.tools);
-        if (!request.parallelToolCalls) body.tool_choice = { type: "auto", disable_parallel_tool_use: true };
-      }
-      const message = await options.client.messages.create(body, { signal: request.signal });
-      return { text: readAnthropicText(message), toolCalls: readAnthropicToolCalls(message), raw: message };
+    },
+    async *stream(request): AsyncIterable<ModelStreamEvent> {
+      const body = prepare(request);
+      body.stream = true;
+      const events = (await options.client.messages.create(body, {
+        signal: request.signal,
+      })) as AsyncIterable<AnthropicStreamEventLike>;
+      yield* readAnthropicStream(events);
     },
   };
 }
