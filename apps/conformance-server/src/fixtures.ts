@@ -1,5 +1,6 @@
 import { McpError } from "@mcpkit/protocol";
 import { createServer, type HandlerContext, type Registered, type Server } from "@mcpkit/server";
+import { registerConformanceSkills } from "./skills.js";
 
 // Every fixture name the official conformance suite (0.2.0-alpha.12) expects, in both eras.
 // The suite itself lists them and what each one must do (its `list` command).
@@ -73,6 +74,7 @@ export function buildConformanceServer(): Server {
     title: "mcpkit conformance fixtures",
     instructions: "Fixture server for the official MCP conformance suite.",
     tasks: { pollIntervalMs: 200 },
+    skills: { directoryRead: true },
   });
 
   // ---- content tools (both eras) ------------------------------------------------------------------
@@ -665,5 +667,6 @@ export function buildConformanceServer(): Server {
     },
   );
 
+  registerConformanceSkills(server);
   return server;
 }
