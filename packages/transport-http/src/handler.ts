@@ -25,7 +25,16 @@ import { handlerCores, type InboundRequest, TOO_LARGE } from "./internal/inbound
 import { Session, type SessionSettings } from "./internal/legacy.js";
 import { ModernExchange, OneShotTransport } from "./internal/modern.js";
 import { SharedSessionHandle } from "./internal/shared-session-handle.js";
-import { SSE_HEADERS, SseConnection } from "./internal/sse-connection.js";
+import { SSE_HEADERS, type SseBufferLimit, SseConnection } from "./internal/sse-connection.js";
+import {
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
+  DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION,
+  DEFAULT_MAX_SSE_BUFFER_BYTES,
+  type HttpLimitEvent,
+  type HttpLimitName,
+  logLimit,
+  RETRY_AFTER_SECONDS,
+} from "./limits.js";
 import type { SessionRecord, SessionSignal, SessionStore } from "./session-store.js";
 
 /** 16 MiB: the default cap on a POST body. */
@@ -115,8 +124,25 @@ export interface StreamableHttpHandlerOptions {
    * Use a shared `eventStore` too, so streams resume on any instance. Default: sessions live in this process.
    */
   sessionStore?: SessionStore;
-  /** Most legacy sessions at once; further `initialize` POSTs get 503. Default 10 000. */
+  /** Most legacy sessions at once; further `initialize` POSTs get 503 with `Retry-After`. Default 10 000. */
   maxSessions?: number;
+  /**
+   * Most requests in flight at once on this handler, both eras (a request is in flight until its
+   * response was sent or its client left); further ones get 503 with `Retry-After: 1`. Default 1000.
+   */
+  maxConcurrentRequests?: number;
+  /** Most requests in flight at once in one legacy session; further ones get 429 with `Retry-After: 1`. Default 100. */
+  maxConcurrentRequestsPerSession?: number;
+  /**
+   * Most bytes an SSE stream may hold that its client has not read yet; a stream that passes it is closed
+   * (a legacy stream's events stay in the event store, so the client can resume). Default 4 MiB.
+   */
+  maxSseBufferBytes?: number;
+  /**
+   * Told of every request refused or stream closed by a limit (413, 503, 429, an overflowing SSE stream).
+   * Default: one `console.warn` line naming the limit.
+   */
+  onLimit?: (event: HttpLimitEvent) => void;
   /** Answer with a JSON body whenever the response is the only message (else SSE). Default false. */
   preferJson?: boolean;
   /** The `retry` (ms) sent in priming events of legacy streams. Default 1000. */
@@ -368,6 +394,11 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   const allowedHosts = options.allowedHosts;
   const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_BODY_BYTES;
   const maxSessions = options.maxSessions ?? 10_000;
+  const maxConcurrent = options.maxConcurrentRequests ?? DEFAULT_MAX_CONCURRENT_REQUESTS;
+  const maxPerSession =
+    options.maxConcurrentRequestsPerSession ?? DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION;
+  const maxSseBuffer = options.maxSseBufferBytes ?? DEFAULT_MAX_SSE_BUFFER_BYTES;
+  const onLimit = options.onLimit ?? logLimit;
   const preferJson = options.preferJson ?? false;
   const keepAliveInterval = options.keepAliveInterval ?? 15_000;
   const onError = options.onError ?? (() => {});
@@ -379,6 +410,57 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   // The record's TTL: the idle timeout, or a day for sessions that never idle out in one process.
   const recordTtl = Number.isFinite(idleTimeout) && idleTimeout > 0 ? idleTimeout : 86_400_000;
 
+  /** Tells `onLimit` (a throwing `onLimit` must not break the reply). */
+  function limitReached(
+    limit: HttpLimitName,
+    value: number,
+    status: number,
+    message: string,
+    sessionId?: string,
+  ): void {
+    const event: HttpLimitEvent = { limit, value, status, message };
+    if (sessionId !== undefined) event.sessionId = sessionId;
+    try {
+      onLimit(event);
+    } catch (error) {
+      onError(error instanceof Error ? error : new Error(String(error)));
+    }
+  }
+  const retryAfter = { "retry-after": String(RETRY_AFTER_SECONDS) };
+  const sseLimit: SseBufferLimit | undefined =
+    maxSseBuffer > 0 && Number.isFinite(maxSseBuffer)
+      ? {
+          maxBytes: maxSseBuffer,
+          onOverflow: (held) => {
+            const event: HttpLimitEvent = {
+              limit: "maxSseBufferBytes",
+              value: maxSseBuffer,
+              message: `an SSE stream was closed: its client left ${held} bytes unread`,
+            };
+            try {
+              onLimit(event);
+            } catch (error) {
+              onError(error instanceof Error ? error : new Error(String(error)));
+            }
+          },
+        }
+      : undefined;
+  const load = { exchanges: 0 };
+
+  /** The 503 for a handler at `maxConcurrentRequests`, or undefined when one more request may run. */
+  function overloaded(id: JsonRpcId | undefined): Reply | undefined {
+    if (load.exchanges + oneShots.size < maxConcurrent) return undefined;
+    limitReached("maxConcurrentRequests", maxConcurrent, 503, "a request was refused with 503");
+    return errorReply(
+      503,
+      -32600,
+      `Service unavailable: more than ${maxConcurrent} requests in flight; retry later`,
+      id,
+      undefined,
+      retryAfter,
+    );
+  }
+
   const settings: SessionSettings = {
     store: options.eventStore ?? createInMemoryEventStore(),
     retryInterval: options.retryInterval ?? 1000,
@@ -389,6 +471,8 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       if (sessions.get(session.id) === session) sessions.delete(session.id);
     },
     cluster,
+    sseLimit,
+    load,
   };
   cluster?.listen(onSignal);
 
@@ -438,7 +522,10 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     // The node adapter has the body already: no extra turn for it.
     const read = req.readBody(maxBodyBytes);
     const body = read instanceof Promise ? await read : read;
-    if (body === TOO_LARGE) return errorReply(413, -32600, `Request body exceeds ${maxBodyBytes} bytes`);
+    if (body === TOO_LARGE) {
+      limitReached("maxBodyBytes", maxBodyBytes, 413, "a POST body was refused with 413");
+      return errorReply(413, -32600, `Request body exceeds ${maxBodyBytes} bytes`);
+    }
     let value: unknown;
     try {
       value = JSON.parse(body);
@@ -509,6 +596,25 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       return emptyReply(202);
     }
     const id = parsed.message.id;
+    if (session.openExchanges >= maxPerSession) {
+      limitReached(
+        "maxConcurrentRequestsPerSession",
+        maxPerSession,
+        429,
+        "a request was refused with 429",
+        session.id,
+      );
+      return errorReply(
+        429,
+        -32600,
+        `Too many requests: more than ${maxPerSession} in flight in this session; retry later`,
+        id,
+        undefined,
+        retryAfter,
+      );
+    }
+    const busy = overloaded(id);
+    if (busy) return busy;
     // Without preferJson the SSE stream opens at once, so the priming event reaches the client before
     // anything can go wrong and the request is resumable from its first moment.
     const exchange = session.openExchange(id, {
@@ -588,7 +694,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       existing.shared!.refresh(record);
       return existing;
     }
-    if (sessions.size >= maxSessions) return reject(503, -32600, "Too many sessions");
+    if (sessions.size >= maxSessions) return tooManySessions(undefined);
     const shared = new SharedSessionHandle(sessionId, store, `${store.instanceId}~`);
     shared.refresh(record);
     const session = new Session(sessionId, settings, record.protocolVersion, shared);
@@ -637,6 +743,15 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     }
   }
 
+  function tooManySessions(id: JsonRpcId | undefined): Rejection {
+    limitReached("maxSessions", maxSessions, 503, "an initialize was refused with 503");
+    return new Rejection(
+      errorReply(503, -32600, "Too many sessions; retry later", id, undefined, {
+        "retry-after": String(10 * RETRY_AFTER_SECONDS),
+      }),
+    );
+  }
+
   async function initialize(
     req: InboundRequest,
     message: { id: JsonRpcId; method: string; params?: unknown },
@@ -650,7 +765,9 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
         message.id,
       );
     }
-    if (sessions.size >= maxSessions) return errorReply(503, -32600, "Too many sessions", message.id);
+    if (sessions.size >= maxSessions) return tooManySessions(message.id).response;
+    const busy = overloaded(message.id);
+    if (busy) return busy;
     const requested = (message.params as { protocolVersion?: unknown } | undefined)?.protocolVersion;
     const version = typeof requested === "string" ? requested : DEFAULT_NEGOTIATED_HTTP_VERSION;
     // The session exists before the app answers, so the app's connect() can see its id; it is dropped again
@@ -758,11 +875,15 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
         "Invalid Request: clients do not send responses in this protocol version",
       );
     }
+    if (parsed.kind === "request") {
+      const busy = overloaded(parsed.message.id);
+      if (busy) return busy;
+    }
     const abort = new AbortController();
     const info = messageInfo(req, version, undefined, abort.signal);
     const exchange =
       parsed.kind === "request"
-        ? new ModernExchange(parsed.message.id, preferJson, keepAliveInterval)
+        ? new ModernExchange(parsed.message.id, preferJson, keepAliveInterval, sseLimit)
         : undefined;
     // One transport per request: the app keeps no state between modern requests, and the transport's
     // close is the end of the request (response sent or client gone).
@@ -801,7 +922,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
       const streamId = await settings.store.streamIdOf(lastEventId);
       // An id of another session (or an evicted one) resumes nothing: treat it as a fresh stream.
       if (streamId !== undefined && session.owns(streamId)) {
-        const conn = new SseConnection(keepAliveInterval);
+        const conn = new SseConnection(keepAliveInterval, sseLimit);
         const live = session.liveStream(streamId);
         if (live) {
           void live.resume(conn, lastEventId).catch(onError);
@@ -823,7 +944,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     if (session.standalone.conn?.isOpen) {
       return errorReply(409, -32600, "Conflict: this session already has an open GET stream");
     }
-    const conn = new SseConnection(keepAliveInterval);
+    const conn = new SseConnection(keepAliveInterval, sseLimit);
     session.standalone.attach(conn, version >= "2025-11-25");
     // Shared sessions: messages for the GET stream now come here (and what waited for one, first).
     if (session.shared) void session.claimStream().catch(onError);

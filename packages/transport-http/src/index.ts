@@ -19,6 +19,13 @@ export {
   type StreamableHttpHandler,
   type StreamableHttpHandlerOptions,
 } from "./handler.js";
+export {
+  DEFAULT_MAX_CONCURRENT_REQUESTS,
+  DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION,
+  DEFAULT_MAX_SSE_BUFFER_BYTES,
+  type HttpLimitEvent,
+  type HttpLimitName,
+} from "./limits.js";
 export type { SessionRecord, SessionSignal, SessionStore } from "./session-store.js";
 export {
   createSseClientTransport,

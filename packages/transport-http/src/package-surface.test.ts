@@ -5,6 +5,9 @@ describe("the public surface", () => {
     expect(Object.keys(await import("./index.js")).sort()).toMatchInlineSnapshot(`
       [
         "DEFAULT_MAX_BODY_BYTES",
+        "DEFAULT_MAX_CONCURRENT_REQUESTS",
+        "DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION",
+        "DEFAULT_MAX_SSE_BUFFER_BYTES",
         "HttpError",
         "SessionExpiredError",
         "createInMemoryEventStore",
@@ -20,6 +23,9 @@ describe("the public surface", () => {
   it("exports exactly these names from ./node", async () => {
     expect(Object.keys(await import("./node.js")).sort()).toMatchInlineSnapshot(`
       [
+        "DEFAULT_HEADERS_TIMEOUT",
+        "DEFAULT_MAX_HEADER_SIZE",
+        "DEFAULT_REQUEST_TIMEOUT",
         "createNodeFetch",
         "listen",
         "nodeBodyReader",

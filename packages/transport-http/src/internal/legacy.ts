@@ -10,7 +10,7 @@ import type { SessionStore } from "../session-store.js";
 import { emptyReply, jsonReply, Reply, unrefTimer } from "./http-util.js";
 import { InboundTransport } from "./inbound-transport.js";
 import type { SharedSessionHandle } from "./shared-session-handle.js";
-import { SSE_HEADERS, SseConnection } from "./sse-connection.js";
+import { SSE_HEADERS, type SseBufferLimit, SseConnection } from "./sse-connection.js";
 
 /** Most messages kept for a standalone stream while no GET is connected. */
 const MAX_UNDELIVERED = 1000;
@@ -29,6 +29,10 @@ export interface SessionSettings {
   onEnd: (session: Session) => void;
   /** Set when sessions are shared with other instances through a {@link SessionStore}. */
   cluster: SessionStore | undefined;
+  /** The bound on what one SSE connection holds unread. */
+  sseLimit: SseBufferLimit | undefined;
+  /** Requests in flight in every session of the handler (their exchanges not finished yet). */
+  load: { exchanges: number };
 }
 
 /**
@@ -142,9 +146,15 @@ export class LegacyStream {
     }
   }
 
-  /** Closes the live connection (the client may come back with `Last-Event-ID`). */
+  /**
+   * Closes the live connection (the client may come back with `Last-Event-ID`) once what was queued
+   * before is written: with a store that answers later (Redis), the priming event is still on its way,
+   * and a client cut off before it has no id to resume from.
+   */
   disconnect(): void {
-    this.conn?.close();
+    const conn = this.conn;
+    if (this.tail === undefined) conn?.close();
+    else this.enqueue(() => conn?.close());
   }
 
   /**
@@ -203,7 +213,7 @@ export class LegacyExchange {
   }
 
   private openSse(): void {
-    const conn = new SseConnection(this.session.settings.keepAliveInterval);
+    const conn = new SseConnection(this.session.settings.keepAliveInterval, this.session.settings.sseLimit);
     this.state = "sse";
     this.resolve(new Reply(200, Object.assign({}, SSE_HEADERS, this.headers), conn));
     const stream = this.session.newStream();
@@ -344,6 +354,7 @@ export class Session {
     this.exchanges.get(id)?.end();
     const exchange = new LegacyExchange(id, this, options);
     this.exchanges.set(id, exchange);
+    this.settings.load.exchanges++;
     return exchange;
   }
 
@@ -355,9 +366,17 @@ export class Session {
   }
 
   exchangeFinished(exchange: LegacyExchange): void {
-    if (this.exchanges.get(exchange.id) === exchange) this.exchanges.delete(exchange.id);
+    if (this.exchanges.get(exchange.id) === exchange) {
+      this.exchanges.delete(exchange.id);
+      this.settings.load.exchanges--;
+    }
     if (exchange.stream) this.liveStreams.delete(exchange.stream.id);
     this.touch();
+  }
+
+  /** Requests of this session in flight (their exchanges not finished yet). */
+  get openExchanges(): number {
+    return this.exchanges.size;
   }
 
   exchange(id: JsonRpcId): LegacyExchange | undefined {

@@ -7,7 +7,7 @@ import {
 } from "@mcpkit/jsonrpc";
 import { errorReply, jsonReply, Reply } from "./http-util.js";
 import { InboundTransport } from "./inbound-transport.js";
-import { SSE_HEADERS, SseConnection } from "./sse-connection.js";
+import { SSE_HEADERS, type SseBufferLimit, SseConnection } from "./sse-connection.js";
 
 /**
  * The HTTP status of a modern-era JSON error response, per the contract with @mcpkit/server:
@@ -65,6 +65,7 @@ export class ModernExchange {
     readonly id: JsonRpcId,
     private readonly preferJson: boolean,
     private readonly keepAliveInterval: number,
+    private readonly sseLimit?: SseBufferLimit,
   ) {
     this.response = new Promise<Reply>((r) => (this.resolve = r));
   }
@@ -98,7 +99,7 @@ export class ModernExchange {
   }
 
   private openSse(): void {
-    const conn = new SseConnection(this.keepAliveInterval);
+    const conn = new SseConnection(this.keepAliveInterval, this.sseLimit);
     this.conn = conn;
     this.state = "sse";
     conn.onEnd(() => {

@@ -6,7 +6,21 @@ export interface SseSink {
   write(text: string): void;
   /** Ends the response. */
   end(): void;
+  /** Bytes written but not yet taken by the client (the socket's unsent buffer). */
+  buffered?(): number;
+  /** Drops the response and what it holds unsent (a client that stopped reading). */
+  destroy?(): void;
 }
+
+/** The bound on what a connection holds for a client that does not read, and whom to tell. */
+export interface SseBufferLimit {
+  maxBytes: number;
+  /** Called once when the connection was closed for holding more than `maxBytes` unread. */
+  onOverflow(held: number): void;
+}
+
+// Queued bytes, so `desiredSize` says how much a Web reader left unread.
+const BYTE_STRATEGY: QueuingStrategy<Uint8Array> = { highWaterMark: 0, size: (chunk) => chunk.byteLength };
 
 /**
  * One open SSE HTTP response the handler writes events into. It is read one of two ways, chosen by
@@ -26,7 +40,10 @@ export class SseConnection {
   private closedEarly = false;
   private goneHandlers: Array<() => void> = [];
 
-  constructor(keepAliveInterval: number) {
+  constructor(
+    keepAliveInterval: number,
+    private readonly limit?: SseBufferLimit,
+  ) {
     if (keepAliveInterval > 0 && Number.isFinite(keepAliveInterval)) {
       // Comment lines keep proxies from timing out an idle stream; clients ignore them.
       this.keepAlive = setInterval(() => this.writeRaw(": keep-alive\n\n"), keepAliveInterval);
@@ -38,19 +55,22 @@ export class SseConnection {
   get stream(): ReadableStream<Uint8Array> {
     if (this.readable) return this.readable;
     if (this.sink) throw new Error("SseConnection: already attached to a sink");
-    this.readable = new ReadableStream<Uint8Array>({
-      start: (controller) => {
-        this.controller = controller;
-        const pending = this.pending ?? [];
-        this.pending = undefined;
-        for (const text of pending) controller.enqueue(utf8(text));
-        if (this.closedEarly) controller.close();
+    this.readable = new ReadableStream<Uint8Array>(
+      {
+        start: (controller) => {
+          this.controller = controller;
+          const pending = this.pending ?? [];
+          this.pending = undefined;
+          for (const text of pending) controller.enqueue(utf8(text));
+          if (this.closedEarly) controller.close();
+        },
+        cancel: () => {
+          // The reader cancelled: the node adapter does this when the socket closed.
+          this.finish();
+        },
       },
-      cancel: () => {
-        // The reader cancelled: the node adapter does this when the socket closed.
-        this.finish();
-      },
-    });
+      BYTE_STRATEGY,
+    );
     return this.readable;
   }
 
@@ -99,6 +119,7 @@ export class SseConnection {
   /** Writes text as is; false when the connection is gone. */
   writeRaw(text: string): boolean {
     if (this.ended) return false;
+    if (this.limit !== undefined && this.overflowed()) return false;
     try {
       if (this.sink) this.sink.write(text);
       else if (this.controller) this.controller.enqueue(utf8(text));
@@ -122,6 +143,34 @@ export class SseConnection {
       }
     } else this.closedEarly = true;
     this.finish();
+  }
+
+  /**
+   * A client that stopped reading: what it left unread passed the limit, so the connection is dropped
+   * (with what it holds) rather than growing without bound. A legacy stream's events stay in the event
+   * store, so the client can still resume with `Last-Event-ID`.
+   */
+  private overflowed(): boolean {
+    const limit = this.limit!;
+    const held = this.sink
+      ? (this.sink.buffered?.() ?? 0)
+      : this.controller
+        ? -(this.controller.desiredSize ?? 0)
+        : 0;
+    if (held <= limit.maxBytes) return false;
+    if (this.sink) {
+      if (this.sink.destroy) this.sink.destroy();
+      else this.sink.end();
+    } else {
+      try {
+        this.controller!.error(new Error("SSE stream closed: the client left too much unread"));
+      } catch {
+        // Already closed by the reader.
+      }
+    }
+    this.finish();
+    limit.onOverflow(held);
+    return true;
   }
 
   private finish(): void {
