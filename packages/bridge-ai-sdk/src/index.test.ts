@@ -4,8 +4,12 @@ import * as api from "./index.js";
 it("exports exactly the public surface", () => {
   expect(Object.keys(api).sort()).toMatchInlineSnapshot(`
     [
+      "AI_SDK_REASONING_PROVIDER",
       "aiSdkJsonSchema",
+      "createAiSdkModel",
       "mcpToolSet",
+      "toAiSdkMessages",
+      "toAiSdkTools",
     ]
   `);
 });

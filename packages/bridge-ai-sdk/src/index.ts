@@ -1,4 +1,14 @@
 export {
+  AI_SDK_REASONING_PROVIDER,
+  type AiSdkGenerateText,
+  type AiSdkModelOptions,
+  type AiSdkStreamPartLike,
+  type AiSdkStreamText,
+  createAiSdkModel,
+  toAiSdkMessages,
+  toAiSdkTools,
+} from "./model.js";
+export {
   type AiSdkModelOutput,
   type AiSdkToolCallOptions,
   aiSdkJsonSchema,
