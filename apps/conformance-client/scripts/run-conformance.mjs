@@ -1,7 +1,8 @@
 #!/usr/bin/env node
 // Runs the official conformance suite's client scenarios that are not auth/* against this client, for
 // both revisions: every scored one (2026-07-28 and 2025-11-25), plus the not-scored
-// json-schema-2020-12-preservation, reported but never failing the run. Each scenario is one
+// json-schema-2020-12-preservation, reported but never failing the run, and the Skills extension's four
+// client scenarios (forced at each revision: extensions are not on the spec timeline), which must pass. Each scenario is one
 // `scripts/conformance.mjs` run (the strict tier rule: no FAILURE and at least one SUCCESS), a few at a
 // time: the suite's mock servers all live in the CLI process, and on a busy 2-core machine a whole
 // requirement set at once answers its first request after 20-30 s.
@@ -22,6 +23,13 @@ const appDir = path.resolve(here, "..");
 const root = path.resolve(appDir, "../..");
 const bin = path.join(appDir, "dist/index.js");
 const scenarios = createRequire(import.meta.url)("@mcpkit/peers/scenarios.json");
+
+const EXTENSIONS = [
+  "sep-2640-client-no-prefetch",
+  "sep-2640-client-verify-digest",
+  "sep-2640-client-verify-size",
+  "sep-2640-client-verify-frontmatter",
+];
 
 const revisions = option("--revision") ? [option("--revision")] : ["2026-07-28", "2025-11-25"];
 const only = option("--scenario");
@@ -63,6 +71,10 @@ for (const revision of revisions) {
     if (only && name !== only) continue;
     jobs.push({ revision, name, scored: scored.includes(name) });
   }
+  for (const name of EXTENSIONS) {
+    if (only && name !== only) continue;
+    jobs.push({ revision, name, scored: false, extension: true, force: true });
+  }
 }
 if (jobs.length === 0) {
   console.error(`no scenario to run (revision ${revisions.join(", ")}${only ? `, scenario ${only}` : ""})`);
@@ -77,10 +89,12 @@ console.log("");
 for (const revision of revisions) {
   const mine = results.filter((r) => r.revision === revision);
   const scored = mine.filter((r) => r.scored);
-  const extra = mine.filter((r) => !r.scored);
-  failed += scored.length - passedCount(scored);
+  const ext = mine.filter((r) => r.extension);
+  const extra = mine.filter((r) => !r.scored && !r.extension);
+  failed += scored.length - passedCount(scored) + ext.length - passedCount(ext);
   console.log(
     `client ${revision}: ${passedCount(scored)}/${scored.length} scored non-auth scenarios passed` +
+      (ext.length ? `, extensions ${passedCount(ext)}/${ext.length}` : "") +
       (extra.length ? `, not scored ${passedCount(extra)}/${extra.length}` : ""),
   );
 }

@@ -2,7 +2,7 @@
 // transport, and for each scenario the few calls the suite expects of a client (read from the suite's
 // src/scenarios/client). auth/* scenarios belong to apps/conformance-auth-client; the `withCredentials`
 // hook below is where credentials would wrap the transport's fetch (as `withAuth` from @mcpkit/auth does).
-import { type Client, createClient } from "@mcpkit/client";
+import { type Client, createClient, createSkillsClient, SkillVerificationError } from "@mcpkit/client";
 import { isModernVersion, type JsonSchema, type Tool } from "@mcpkit/protocol";
 import { createStreamableHttpClientTransport } from "@mcpkit/transport-http";
 
@@ -103,6 +103,33 @@ const scenarios: Record<string, Scenario> = {
     await client.listTools();
     await client.callTool("test_reconnection", {});
   },
+};
+
+/**
+ * The Skills extension scenarios: list the skills (reading no file), then load each one through the
+ * verification path and read its listed files. A skill whose SKILL.md fails size, digest or frontmatter
+ * verification is refused (SkillVerificationError) and nothing more of it is read.
+ */
+const loadSkills: Scenario = async (client) => {
+  const skills = createSkillsClient(client, { onError: (e) => trace(`skills: ${String(e)}`) });
+  for (const entry of await skills.list()) {
+    try {
+      const loaded = await skills.load(entry);
+      for (const file of entry.resources === "dynamic" ? [] : entry.resources) {
+        if (file.uri !== entry.uri) await loaded.readFile(file.uri);
+      }
+    } catch (error) {
+      if (!(error instanceof SkillVerificationError)) throw error;
+      trace(`refused ${error.uri} (${error.reason}): ${error.message}`);
+    }
+  }
+};
+scenarios["sep-2640-client-verify-digest"] = loadSkills;
+scenarios["sep-2640-client-verify-size"] = loadSkills;
+scenarios["sep-2640-client-verify-frontmatter"] = loadSkills;
+// Never prefetch: listing reads no skill file.
+scenarios["sep-2640-client-no-prefetch"] = async (client) => {
+  await createSkillsClient(client).list();
 };
 
 /** A scenario this client does not know: list what the server offers and call each tool. */
