@@ -1,9 +1,16 @@
 /**
  * `@mcpkit/auth/node`: the Node-only part of the client side, a loopback listener that receives the
- * authorization server's redirect for a CLI or desktop host.
+ * authorization server's redirect for a CLI or desktop host, and a token store on disk.
  */
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
+
+export {
+  createFileTokenStore,
+  defaultTokenStorePath,
+  type FileTokenStore,
+  type FileTokenStoreOptions,
+} from "./file-token-store.js";
 
 /** Options of {@link createLoopbackRedirect}. */
 export interface LoopbackRedirectOptions {

@@ -33,7 +33,9 @@ describe("public surface", () => {
     `);
     expect(Object.keys(node).sort()).toMatchInlineSnapshot(`
       [
+        "createFileTokenStore",
         "createLoopbackRedirect",
+        "defaultTokenStorePath",
       ]
     `);
   });
