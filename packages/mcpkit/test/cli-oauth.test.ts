@@ -1,5 +1,8 @@
 // `mcpkit … --oauth`: the CLI signs in to a protected server through a real (loopback) authorization
 // server — discovery from the 401, registration, PKCE, the browser step played by the test, the token.
+import { mkdtemp, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type AuthInfo, createProtectedResource } from "@mcpkit/auth";
 import { afterEach, expect, it } from "vitest";
 import {
@@ -15,8 +18,11 @@ afterEach(async () => {
   for (const close of closers.splice(0).reverse()) await close();
 });
 
-it("signs in with --oauth and lists the protected server's tools", async () => {
-  const as: LoopbackAuthServer = await startLoopbackAuthServer();
+/** A protected server behind a loopback authorization server; the CLI's config dir is a temp dir. */
+async function protectedServer(config: Parameters<typeof startLoopbackAuthServer>[0] = {}) {
+  const configDir = await mkdtemp(join(tmpdir(), "mcpkit-cli-"));
+  closers.push(() => rm(configDir, { recursive: true, force: true }));
+  const as: LoopbackAuthServer = await startLoopbackAuthServer(config);
   closers.push(() => as.close());
   const server = createServer({ name: "vault", version: "1.0.0" });
   server.registerTool("secret", { description: "Only for signed-in users" }, () => "42");
@@ -48,7 +54,33 @@ it("signs in with --oauth and lists the protected server's tools", async () => {
     onListening() {},
   });
   closers.push(() => running.close());
+  return { as, running, resource, configDir };
+}
 
+/** The CLI's io, with a "browser" that follows the authorization URL it prints. */
+function cliIo(configDir: string) {
+  const io = {
+    stdout: "",
+    stderr: "",
+    signedIn: undefined as Promise<unknown> | undefined,
+    streams: {
+      stdout: { write: (t: string) => (io.stdout += t) },
+      stderr: {
+        write: (t: string) => {
+          io.stderr += t;
+          const url = /https?:\/\/\S+\/authorize\S*/.exec(t)?.[0];
+          if (url) io.signedIn = headlessRedirect(new URL(url)).then((location) => fetch(location));
+        },
+      },
+      env: { MCPKIT_CONFIG_DIR: configDir },
+      cwd: process.cwd(),
+    },
+  };
+  return io;
+}
+
+it("signs in with --oauth and lists the protected server's tools", async () => {
+  const { as, running, resource, configDir } = await protectedServer();
   let stdout = "";
   let stderr = "";
   let signedIn: Promise<unknown> | undefined;
@@ -62,7 +94,7 @@ it("signs in with --oauth and lists the protected server's tools", async () => {
         if (url) signedIn = headlessRedirect(new URL(url)).then((location) => fetch(location));
       },
     },
-    env: {},
+    env: { MCPKIT_CONFIG_DIR: configDir },
     cwd: process.cwd(),
   };
   const code = await main(["tools", running.url, "--oauth"], io);
@@ -74,4 +106,56 @@ it("signs in with --oauth and lists the protected server's tools", async () => {
   const tokenRequest = as.requests.find((r) => r.path === "/token");
   expect(tokenRequest?.form.get("resource")).toBe(resource);
   expect(tokenRequest?.form.get("code_verifier")).toBeTruthy();
+});
+
+it("keeps the login in a 0600 file: a second run reuses the token, an expired one is refreshed, logout forgets it", async () => {
+  let issued = 0;
+  const { as, running, resource, configDir } = await protectedServer({
+    token: () => ({
+      body: {
+        access_token: `at-${++issued}`,
+        token_type: "Bearer",
+        expires_in: 3600,
+        refresh_token: `rt-${issued}`,
+      },
+    }),
+  });
+  const first = cliIo(configDir);
+  expect(await main(["tools", running.url, "--oauth"], first.streams)).toBe(0);
+  await first.signedIn;
+  const file = join(configDir, "tokens.json");
+  expect((await stat(file)).mode & 0o777).toBe(0o600);
+  const stored = JSON.parse(await readFile(file, "utf8"));
+  expect(stored.issuers[as.issuer].tokens[resource]).toMatchObject({
+    access_token: "at-1",
+    refresh_token: "rt-1",
+  });
+
+  // Second run: no browser, no token request; the stored token opens the server.
+  const before = as.requests.length;
+  const second = cliIo(configDir);
+  expect(await main(["tools", running.url, "--oauth"], second.streams)).toBe(0);
+  expect(second.stdout).toMatch(/^secret/m);
+  expect(second.stderr).not.toMatch(/sign in/);
+  expect(as.requests.slice(before).filter((r) => r.path === "/token" || r.path === "/authorize")).toEqual([]);
+
+  // Expired: the refresh token gets a new access token, still without a browser.
+  stored.issuers[as.issuer].tokens[resource].expires_at = Date.now() - 60_000;
+  await writeFile(file, JSON.stringify(stored));
+  const third = cliIo(configDir);
+  expect(await main(["tools", running.url, "--oauth"], third.streams)).toBe(0);
+  expect(third.stderr).not.toMatch(/sign in/);
+  const refresh = as.requests.filter((r) => r.path === "/token").at(-1);
+  expect(refresh?.form.get("grant_type")).toBe("refresh_token");
+  expect(refresh?.form.get("refresh_token")).toBe("rt-1");
+  const after = JSON.parse(await readFile(file, "utf8"));
+  expect(after.issuers[as.issuer].tokens[resource].access_token).toBe("at-2");
+
+  const logout = cliIo(configDir);
+  expect(await main(["logout", running.url], logout.streams)).toBe(0);
+  expect(logout.stdout).toBe(`removed 1 stored login for ${running.url}\n`);
+  expect(JSON.parse(await readFile(file, "utf8")).issuers).toEqual({});
+  const again = cliIo(configDir);
+  expect(await main(["logout"], again.streams)).toBe(0);
+  expect(again.stdout).toBe("no stored login\n");
 });

@@ -8,6 +8,7 @@ export const COMMANDS = [
   "call",
   "read",
   "prompt",
+  "logout",
 ] as const;
 export type Command = (typeof COMMANDS)[number];
 
@@ -163,6 +164,17 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (help) {
     out.helpFor = out.command;
     out.command = "help";
+    return out;
+  }
+
+  // `logout [url]`: the target is optional (none: every stored login) and nothing is connected to.
+  if (out.command === "logout") {
+    const url = positionals.shift();
+    if (url !== undefined) {
+      if (!/^https?:\/\//i.test(url)) throw new UsageError(`logout takes a server URL, got ${url}`);
+      out.target = { kind: "url", url };
+    }
+    if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     return out;
   }
 

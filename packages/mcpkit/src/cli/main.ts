@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import { createOAuthProvider } from "@mcpkit/auth";
-import { createLoopbackRedirect } from "@mcpkit/auth/node";
+import { createFileTokenStore, createLoopbackRedirect } from "@mcpkit/auth/node";
 import type { Client } from "@mcpkit/client";
 import { selectServer } from "../config.js";
 import { type ConnectTarget, type ConnectTargetOptions, connect } from "../connect.js";
@@ -27,6 +27,7 @@ Commands:
   call <target> <tool>          call a tool (--arg k=v … or --json '{…}')
   read <target> <uri>           read a resource
   prompt <target> <name>        get a prompt (--arg k=v …)
+  logout [url]                  forget the stored --oauth login for a server (no url: all of them)
 
 Target:
   http(s)://host/mcp            a Streamable HTTP endpoint (falls back to HTTP+SSE)
@@ -37,6 +38,8 @@ Options:
   --json                        machine-readable output
   -H, --header "Name: value"    HTTP header (repeatable)      --bearer-token TOKEN
   --oauth [--client-id ID [--client-secret S]]  sign in to a protected server (opens a loopback redirect)
+                                the login is kept in ~/.config/mcpkit/tokens.json (0600; XDG_CONFIG_HOME,
+                                MCPKIT_CONFIG_DIR move it) and refreshed; \`mcpkit logout\` forgets it
   --timeout MS                  per-request timeout           -v, --verbose  error detail
   -h, --help                    help (also: mcpkit <command> --help)    -V, --version`,
   inspect:
@@ -49,6 +52,8 @@ Options:
   read: "mcpkit read <target> <uri> [--json]\n  Reads a resource and prints its text (binary contents are summarised).",
   prompt:
     "mcpkit prompt <target> <name> [--arg key=value]… [--json]\n  Gets a prompt with its arguments and prints its messages.",
+  logout:
+    "mcpkit logout [url]\n  Removes the tokens --oauth stored for the server at url (every authorization server), or every stored login without a url.",
 };
 
 function out(io: CliIo, text: string): void {
@@ -101,6 +106,8 @@ async function oauthFor(url: string, args: CliArgs, io: CliIo) {
   redirectListener = redirect;
   return createOAuthProvider({
     serverUrl: url,
+    // Logins persist between runs: a stored token is reused, an expired one refreshed before a new sign-in.
+    store: createFileTokenStore({ env: io.env }),
     redirectUri: redirect.redirectUri,
     onRedirect: (authorizationUrl, context) => redirect.onRedirect(authorizationUrl, context),
     clientMetadata: { client_name: "mcpkit CLI", redirect_uris: [redirect.redirectUri] },
@@ -274,6 +281,22 @@ async function run(client: Client, args: CliArgs, io: CliIo): Promise<number> {
   }
 }
 
+async function logout(args: CliArgs, io: CliIo): Promise<number> {
+  try {
+    const store = createFileTokenStore({ env: io.env });
+    const url = args.target?.kind === "url" ? args.target.url : undefined;
+    const removed = await store.forget(url);
+    out(
+      io,
+      `${removed === 0 ? "no stored login" : `removed ${removed} stored login${removed === 1 ? "" : "s"}`}${url ? ` for ${url}` : ""}`,
+    );
+    return 0;
+  } catch (error) {
+    io.stderr.write(`mcpkit: ${(error as Error).message}\n`);
+    return 1;
+  }
+}
+
 /**
  * Runs the CLI with the given arguments (without `node` and the script). Resolves with the exit code:
  * 0 success, 1 a failure (including a tool that reported an error), 2 a usage error. Never throws;
@@ -295,6 +318,7 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
     out(io, HELP[args.helpFor ?? "main"]);
     return 0;
   }
+  if (args.command === "logout") return logout(args, io);
   let client: (Client & AsyncDisposable) | undefined;
   try {
     const [target, options] = await resolveTarget(args, io);
