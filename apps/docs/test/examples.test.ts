@@ -201,6 +201,14 @@ const exact: Record<string, string[]> = {
     "authorized by: the toy issuer",
     "tool says: the secret is 42",
   ],
+  "client-cache.ts": [
+    "listTools ×3 → tools/list requests: 1",
+    "readResource ×2 → resources/read requests: 1 | write the docs",
+    "after list_changed → tools/list requests: 2 | add_note, archive",
+    "after resources/updated → resources/read requests: 2 | ship it",
+    "refresh → tools/list requests: 3",
+    "cache: false, listTools ×2 → tools/list requests: 2",
+  ],
   "client-enterprise-auth.ts": [
     "IdP exchange: id_token → id-jag",
     "AS grant: jwt-bearer from client docs-agent for ada",

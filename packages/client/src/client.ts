@@ -34,9 +34,11 @@ import {
   type ClientOptions,
   type ConnectOptions,
   type ListOptions,
+  type ReadOptions,
   resolveSettings,
 } from "./options.js";
 import { RequestEnvelope } from "./request-envelope.js";
+import { cacheHints, ResponseCache } from "./response-cache.js";
 import { type Session, type SessionHooks, startSession } from "./session.js";
 import type { Subscription } from "./subscription.js";
 import { Subscriptions } from "./subscriptions.js";
@@ -62,7 +64,10 @@ export interface Client {
    *   `InvalidResultError` when it chose a version the client does not speak.
    */
   connect(source: TransportSource, options?: ConnectOptions): Promise<void>;
-  /** Every tool, all pages; cached for the result's `ttlMs` (legacy: until `list_changed`, if the server sends it). */
+  /**
+   * Every tool, all pages; kept in the response cache for the result's `ttlMs` (legacy: until
+   * `list_changed`, if the server sends it). `refresh` fetches again.
+   */
   listTools(options?: ListOptions): Promise<Tool[]>;
   listResources(options?: ListOptions): Promise<Resource[]>;
   listResourceTemplates(options?: ListOptions): Promise<ResourceTemplate[]>;
@@ -73,7 +78,12 @@ export interface Client {
    * @throws OutputValidationError when `structuredContent` does not match the tool's `outputSchema`.
    */
   callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<ToolResult>;
-  readResource(uri: string, options?: CallOptions): Promise<ReadResourceResult>;
+  /**
+   * Reads a resource. A modern result the server answered at once (no input rounds) is kept in the
+   * response cache for its `ttlMs`, until `notifications/resources/updated` for its URI; `refresh` reads
+   * again.
+   */
+  readResource(uri: string, options?: ReadOptions): Promise<ReadResourceResult>;
   getPrompt(name: string, args?: Record<string, string>, options?: CallOptions): Promise<GetPromptResult>;
   complete(
     ref: PromptReference | ResourceTemplateReference,
@@ -129,8 +139,8 @@ export interface Client {
  * This function only assembles the parts, each in its own module: the options (`options.ts`), the
  * session and its handshake (`session.ts`, `negotiation.ts`), the life of the connection
  * (`connection.ts`), what each request carries (`request-envelope.ts`), the exchange and its retries
- * (`exchange.ts`), MRTR rounds (`input-rounds.ts`), tasks (`tasks.ts`), the list caches
- * (`list-cache.ts`) and the notification streams (`subscriptions.ts`).
+ * (`exchange.ts`), MRTR rounds (`input-rounds.ts`), tasks (`tasks.ts`), the lists (`list-cache.ts`),
+ * the response cache (`response-cache.ts`) and the notification streams (`subscriptions.ts`).
  * @throws RangeError on a timeout that is NaN, 0 or negative, or a `protocolVersion` mcpkit does not speak.
  * @see SPEC.md §3.4 (negotiation), §3.7 (MRTR), §4 (legacy era)
  */
@@ -140,6 +150,7 @@ export function createClient(options: ClientOptions): Client {
   const lifetime = new AbortController();
   const lock = options.serialize ? new Lock() : undefined;
   const validators = new OutputValidators(options.validator);
+  const responses = new ResponseCache(options.cache);
 
   // The parts refer to one another only through these few late-bound functions.
   let lists: ListCache | undefined;
@@ -164,13 +175,16 @@ export function createClient(options: ClientOptions): Client {
     reinitialize: (s, cause) => negotiator.reinitialize(s, cause),
     refreshTools: () => lists!.list("tools", { refresh: true }),
   });
-  lists = new ListCache(exchange, ensure, validators, onError);
+  lists = new ListCache(exchange, ensure, validators, onError, responses);
   subscriptions = new Subscriptions(exchange, {
     options,
     onError,
     session: ensure,
     isOpen,
-    beforeRouting: (method) => lists!.onNotification(method),
+    beforeRouting: (method, params) => {
+      lists!.onNotification(method);
+      responses.onNotification(method, params)?.catch(onError);
+    },
   });
   const tasks = new TaskPoller(exchange, handlers, lifetime.signal, onError);
   const inputs = new InputRounds(exchange, {
@@ -185,7 +199,9 @@ export function createClient(options: ClientOptions): Client {
     lifetime,
     lock,
     autoRespawn: options.autoRespawn === true,
-    onSettled: () => lists!.clear(),
+    onSettled: () => {
+      responses.newSession().catch(onError);
+    },
     onClose: options.onClose,
   });
   connection = conn;
@@ -199,17 +215,21 @@ export function createClient(options: ClientOptions): Client {
     method: string,
     base: Record<string, unknown>,
     call: CallOptions | undefined,
+    onDirect?: (result: Record<string, unknown>) => void,
   ): Promise<Record<string, unknown>> {
     const s = conn.live();
-    if (s !== undefined) return inputs.run(s, method, base, call);
-    return conn.ensure().then((live) => inputs.run(live, method, base, call));
+    if (s !== undefined) return inputs.run(s, method, base, call, onDirect);
+    return conn.ensure().then((live) => inputs.run(live, method, base, call, onDirect));
   }
 
   const close = (): Promise<void> => conn.close();
 
   const client: Client = {
-    connect: (source: TransportSource, connectOptions: ConnectOptions = {}) =>
-      conn.connect(source, connectOptions),
+    connect: (source: TransportSource, connectOptions: ConnectOptions = {}) => {
+      // Only a first connect names the server (a second one is refused by the connection).
+      if (conn.state === "new") responses.setServer(connectOptions.serverKey);
+      return conn.connect(source, connectOptions);
+    },
     listTools: (call) => listAll("tools", call) as Promise<Tool[]>,
     listResources: (call) => listAll("resources", call) as Promise<Resource[]>,
     listResourceTemplates: (call) => listAll("resourceTemplates", call) as Promise<ResourceTemplate[]>,
@@ -221,7 +241,21 @@ export function createClient(options: ClientOptions): Client {
       return result;
     },
     async readResource(uri, call) {
-      return (await withInput("resources/read", { uri }, call)) as unknown as ReadResourceResult;
+      const key = responses.key("resources/read", JSON.stringify(uri));
+      if (responses.enabled && !call?.refresh) {
+        const hit = await responses.get(key);
+        if (hit !== undefined) return hit as ReadResourceResult;
+      }
+      const ticket = responses.ticket();
+      let direct: Record<string, unknown> | undefined;
+      const result = await withInput("resources/read", { uri }, call, (r) => {
+        direct = r;
+      });
+      if (direct !== undefined) {
+        const hints = cacheHints(direct);
+        await responses.put(key, ticket, direct, hints.ttlMs, hints.scope);
+      }
+      return result as unknown as ReadResourceResult;
     },
     async getPrompt(name, args, call) {
       const base: Record<string, unknown> = args === undefined ? { name } : { name, arguments: args };

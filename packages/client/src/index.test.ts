@@ -10,6 +10,7 @@ it("exports exactly the public surface", () => {
       "SkillVerificationError",
       "TaskCancelledError",
       "createClient",
+      "createMemoryResponseCache",
       "createSkillsClient",
       "fromWireToolResult",
       "withRequestConfig",

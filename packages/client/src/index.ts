@@ -20,9 +20,16 @@ export type {
   ClientOptions,
   ConnectOptions,
   ListOptions,
+  ReadOptions,
   VersionNegotiation,
 } from "./options.js";
 export { type RequestConfig, withRequestConfig } from "./request-config.js";
+export {
+  type CachedResponse,
+  createMemoryResponseCache,
+  type ResponseCacheOptions,
+  type ResponseCacheStore,
+} from "./response-cache.js";
 export {
   createSkillsClient,
   type LoadedSkill,

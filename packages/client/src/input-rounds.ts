@@ -71,7 +71,9 @@ export class InputRounds {
   }
 
   /**
-   * Runs `method` with `base` params to its final result.
+   * Runs `method` with `base` params to its final result. `onDirect` sees a modern complete result the
+   * server gave to the first attempt, without input rounds: the only kind a cache may keep (a retried
+   * result MUST NOT be cached, SPEC.md §3.7).
    * @throws InputRequestError after `maxInputRounds` rounds; InvalidResultError on a result that is no
    *   object, an unknown `resultType`, a task nobody asked for, or an empty `input_required`.
    */
@@ -80,6 +82,7 @@ export class InputRounds {
     method: string,
     base: Record<string, unknown>,
     call: CallOptions | undefined,
+    onDirect?: (result: Record<string, unknown>) => void,
   ): Promise<Record<string, unknown>> {
     const exchange = this.#exchange;
     const hooks = this.#hooks;
@@ -89,7 +92,10 @@ export class InputRounds {
       if (!isObject(result)) throw new InvalidResultError(method, `${method} returned no result object`);
       if (s.era !== "modern") return result;
       const type = readResultType(result);
-      if (type === ResultType.Complete) return result;
+      if (type === ResultType.Complete) {
+        if (round === 0) onDirect?.(result);
+        return result;
+      }
       if (type === ResultType.Task) {
         if (method !== "tools/call" || !hooks.tasks || typeof result.taskId !== "string") {
           throw new InvalidResultError(

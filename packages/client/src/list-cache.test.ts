@@ -5,6 +5,7 @@ import { Exchange } from "./exchange.js";
 import { OutputValidators } from "./internal/output-validator.js";
 import { ListCache } from "./list-cache.js";
 import { RequestEnvelope } from "./request-envelope.js";
+import { ResponseCache } from "./response-cache.js";
 
 const kits: SessionKit[] = [];
 afterEach(async () => {
@@ -27,6 +28,7 @@ function cacheFor(kit: SessionKit, errors: unknown[] = []) {
     async () => kit.session,
     new OutputValidators(),
     (e) => errors.push(e),
+    new ResponseCache(undefined),
   );
 }
 const tool = (name: string, schema: object = { type: "object" }) => ({ name, inputSchema: schema });

@@ -10,6 +10,7 @@ import type { Exchange } from "./exchange.js";
 import type { OutputValidators } from "./internal/output-validator.js";
 import { isObject } from "./internal/util.js";
 import type { ListOptions } from "./options.js";
+import { cacheHints, type ResponseCache } from "./response-cache.js";
 import type { Session } from "./session.js";
 
 /** The four lists a server offers. */
@@ -26,7 +27,7 @@ const LISTS: Record<ListKind, { method: string; key: string; capability: keyof S
   },
 };
 
-/** The lists each `list_changed` notification makes stale. */
+/** The lists each `list_changed` notification makes stale (and drops from the response cache). */
 const STALE_KIND: Record<string, ListKind[]> = {
   "notifications/tools/list_changed": ["tools"],
   "notifications/prompts/list_changed": ["prompts"],
@@ -34,20 +35,21 @@ const STALE_KIND: Record<string, ListKind[]> = {
 };
 
 /**
- * The server's lists, every page fetched, and cached: modern results for their `ttlMs` (the shortest of
- * the pages), legacy ones until `list_changed` when the server promises to send it. A `list_changed` marks
- * the list stale and drops its cache; one that arrives while the list is being fetched keeps that fetch
- * out of the cache (a generation count per list). The last tool list also indexes tools by name (for
- * `Mcp-Param-*` headers) and resets the structured-output validators; over HTTP a tool whose
- * `x-mcp-header` annotations are invalid is dropped (reported to `onError`).
- * @see SPEC.md §3.11
+ * The server's lists, every page fetched, kept in the client's {@link ResponseCache} as one entry per
+ * list: modern results for their `ttlMs` (the shortest of the pages; `private` when any page is),
+ * legacy ones until `list_changed` when the server promises to send it. A `list_changed` marks the list
+ * stale and drops its entry; one that arrives while the list is being fetched keeps that fetch out of the
+ * cache and the list stale. The last tool list also indexes tools by name (for `Mcp-Param-*` headers) and
+ * resets the structured-output validators; over HTTP a tool whose `x-mcp-header` annotations are invalid
+ * is dropped (reported to `onError`).
+ * @see SPEC.md §3.9 Caching, §3.11
  */
 export class ListCache {
   readonly #exchange: Exchange;
   readonly #session: () => Promise<Session>;
   readonly #validators: OutputValidators;
   readonly #onError: (error: unknown) => void;
-  readonly #caches: Partial<Record<ListKind, { items: unknown[]; expires: number }>> = {};
+  readonly #cache: ResponseCache;
   readonly #stale: Record<ListKind, boolean> = {
     tools: false,
     prompts: false,
@@ -61,17 +63,21 @@ export class ListCache {
     resourceTemplates: 0,
   };
   #tools = new Map<string, Tool>();
+  /** The tool list the index was built from (a cache hit of the same array needs no rebuild). */
+  #indexed: unknown[] | undefined;
 
   constructor(
     exchange: Exchange,
     session: () => Promise<Session>,
     validators: OutputValidators,
     onError: (error: unknown) => void,
+    cache: ResponseCache,
   ) {
     this.#exchange = exchange;
     this.#session = session;
     this.#validators = validators;
     this.#onError = onError;
+    this.#cache = cache;
   }
 
   /** True after the list's `list_changed` until it is listed again. */
@@ -84,19 +90,14 @@ export class ListCache {
     return this.#tools.get(name);
   }
 
-  /** Forgets every cached list (a new session may be another server). */
-  clear(): void {
-    for (const kind of Object.keys(this.#caches) as ListKind[]) delete this.#caches[kind];
-  }
-
-  /** Takes a notification: a `list_changed` makes its lists stale. */
+  /** Takes a notification: a `list_changed` makes its lists stale and drops them from the cache. */
   onNotification(method: string): void {
     const kinds = STALE_KIND[method];
     if (kinds === undefined) return;
     for (const kind of kinds) {
       this.#stale[kind] = true;
       this.#generation[kind]++;
-      delete this.#caches[kind];
+      this.#cache.invalidate(LISTS[kind].method)?.catch(this.#onError);
     }
   }
 
@@ -106,13 +107,22 @@ export class ListCache {
    */
   async list(kind: ListKind, call: ListOptions | undefined): Promise<unknown[]> {
     const spec = LISTS[kind];
-    const cached = this.#caches[kind];
-    if (cached && !call?.refresh && !this.#stale[kind] && cached.expires > Date.now()) return cached.items;
+    const key = this.#cache.key(spec.method, "");
+    if (this.#cache.enabled && !call?.refresh && !this.#stale[kind]) {
+      const hit = (await this.#cache.get(key)) as unknown[] | undefined;
+      if (hit !== undefined) {
+        // An entry another client stored (a shared store): index it as if it had been fetched here.
+        if (kind === "tools" && hit !== this.#indexed) this.#indexTools(hit as Tool[]);
+        return hit;
+      }
+    }
     const s = await this.#session();
     const startGeneration = this.#generation[kind];
+    const ticket = this.#cache.ticket();
     const items: unknown[] = [];
     const seen = new Set<string>();
-    let ttl = Number.POSITIVE_INFINITY;
+    let ttl: number | null = Number.POSITIVE_INFINITY;
+    let scope: "public" | "private" = s.era === "modern" ? "public" : "private";
     let cursor: string | undefined;
     do {
       const page = await this.#exchange.request(s, spec.method, cursor === undefined ? {} : { cursor }, call);
@@ -126,12 +136,13 @@ export class ListCache {
         throw new InvalidResultError(spec.method, `${spec.method} returned no "${spec.key}" list`);
       items.push(...list);
       if (s.era === "modern") {
-        const pageTtl = typeof page.ttlMs === "number" && page.ttlMs > 0 ? page.ttlMs : 0;
-        ttl = Math.min(ttl, pageTtl);
+        const hints = cacheHints(page);
+        if (ttl !== null) ttl = Math.min(ttl, hints.ttlMs);
+        if (hints.scope === "private") scope = "private";
       } else {
         // Legacy results carry no TTL: keep them until list_changed, if the server promises to send it.
         const capability = s.serverCapabilities[spec.capability] as { listChanged?: boolean } | undefined;
-        if (capability?.listChanged !== true) ttl = 0;
+        ttl = capability?.listChanged === true && ttl !== 0 ? null : 0;
       }
       cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
       if (cursor !== undefined) {
@@ -142,12 +153,9 @@ export class ListCache {
     } while (cursor !== undefined);
     let result = items;
     if (kind === "tools") result = this.#acceptTools(s, items as Tool[]);
-    // A list_changed that arrived while we listed means this list may already be old: do not cache it.
-    if (this.#generation[kind] === startGeneration) {
-      this.#stale[kind] = false;
-      if (ttl > 0) this.#caches[kind] = { items: result, expires: Date.now() + ttl };
-      else delete this.#caches[kind];
-    }
+    // A list_changed that arrived while we listed means this list may already be old: still stale.
+    if (this.#generation[kind] === startGeneration) this.#stale[kind] = false;
+    await this.#cache.put(key, ticket, result, ttl === Number.POSITIVE_INFINITY ? 0 : ttl, scope);
     return result;
   }
 
@@ -162,10 +170,15 @@ export class ListCache {
         return problem === undefined;
       });
     }
-    this.#tools = new Map(
-      kept.filter((t) => isObject(t) && typeof t.name === "string").map((t) => [t.name, t]),
-    );
-    this.#validators.reset(kept);
+    this.#indexTools(kept);
     return kept;
+  }
+
+  #indexTools(tools: Tool[]): void {
+    this.#tools = new Map(
+      tools.filter((t) => isObject(t) && typeof t.name === "string").map((t) => [t.name, t]),
+    );
+    this.#validators.reset(tools);
+    this.#indexed = tools;
   }
 }

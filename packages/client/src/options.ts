@@ -13,6 +13,7 @@ import {
 import { defaultEraCache, type EraCache } from "./era-cache.js";
 import type { InputHandlers } from "./input.js";
 import { checkTimeout, type RequestConfig } from "./request-config.js";
+import type { ResponseCacheOptions } from "./response-cache.js";
 import type { SubscriptionNotification } from "./subscription.js";
 
 /** How {@link Client.connect} picks the protocol era. */
@@ -69,6 +70,14 @@ export interface ClientOptions {
   maxInputRounds?: number;
   /** Declare the tasks extension (2026-07-28) so the server may answer `tools/call` with a task. */
   tasks?: boolean;
+  /**
+   * The response cache: list and `resources/read` results kept for as long as the server's cache hints
+   * (`ttlMs`, `cacheScope`) allow, per server, dropped by the matching `list_changed` and
+   * `resources/updated` notifications. Default on, in memory, 256 entries for this client; give a `store`
+   * to share it, `false` to turn it off (every list and read goes to the server).
+   * @see SPEC.md §3.9 Caching
+   */
+  cache?: false | ResponseCacheOptions;
   /** Remembers the era per server key (see {@link ConnectOptions.serverKey}); default: a shared in-memory map. */
   eraCache?: EraCache;
   /** `notifications/message` from the server (legacy: after `setLogLevel`; modern: for requests made after it). */
@@ -115,6 +124,12 @@ export interface CallOptions extends RequestConfig {
 /** Options of the list methods. */
 export interface ListOptions extends CallOptions {
   /** Ignore the cache and fetch every page again. */
+  refresh?: boolean;
+}
+
+/** Options of {@link Client.readResource}. */
+export interface ReadOptions extends CallOptions {
+  /** Ignore the cache and read the resource again. */
   refresh?: boolean;
 }
 

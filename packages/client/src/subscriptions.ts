@@ -14,8 +14,8 @@ export interface SubscriptionsHooks {
   session(): Promise<Session>;
   /** Whether the client is open (a closing one sends no `resources/unsubscribe`). */
   isOpen(): boolean;
-  /** Every notification goes here first (the list caches mark `list_changed`). */
-  beforeRouting(method: string): void;
+  /** Every notification goes here first (the caches take `list_changed` and `resources/updated`). */
+  beforeRouting(method: string, params: Record<string, unknown>): void;
 }
 
 /**
@@ -41,7 +41,7 @@ export class Subscriptions {
    */
   handleNotification(s: Session, method: string, params: Record<string, unknown>): void {
     const hooks = this.#hooks;
-    hooks.beforeRouting(method);
+    hooks.beforeRouting(method, params);
     if (method === "notifications/message") {
       try {
         hooks.options.onLog?.(params as unknown as LoggingMessageNotificationParams);
