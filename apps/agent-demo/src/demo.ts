@@ -3,10 +3,14 @@ import { dirname, join } from "node:path";
 import {
   aggregateTools,
   createScriptedModel,
+  type LoopEvent,
   type LoopMessage,
   type LoopStep,
   type Model,
   runToolLoop,
+  type ToolApproval,
+  type ToolCall,
+  type ToolCallInfo,
 } from "@mcpkit/tool-loop";
 import { connect, type RunningServer, serve } from "mcpkit";
 import { createTravelServer } from "./travel-server.js";
@@ -14,6 +18,8 @@ import { createTravelServer } from "./travel-server.js";
 /** Where the demo's lines go; tests pass their own. */
 export interface DemoOutput {
   write(line: string): void;
+  /** A piece of streamed text, without a line end. Default: appended to the next `write`. */
+  stream?(text: string): void;
 }
 
 /** Options of {@link runDemo}. */
@@ -27,6 +33,15 @@ export interface DemoOptions {
   out?: DemoOutput;
   /** The command that starts the everything server over stdio. Default: its built entry. */
   everythingCommand?: string[];
+  /** Stream the model's text and the tool events as they happen (default true); false prints per step. */
+  stream?: boolean;
+  /**
+   * Asks the user a yes/no question (the approval of a destructive tool). Without it, or with `yes`,
+   * destructive tools run without asking (the demo passes one only on a terminal).
+   */
+  confirm?: (question: string) => Promise<boolean>;
+  /** Approve every tool call without asking (`--yes`). */
+  yes?: boolean;
 }
 
 const DEFAULT_PROMPT =
@@ -129,6 +144,68 @@ function everythingCommand(): string[] {
   return [process.execPath, join(dirname(manifest), "dist", "main.js"), "stdio"];
 }
 
+/**
+ * The demo's approval policy: tools that say they are destructive (`destructiveHint: true`) are put to
+ * the user through `confirm`; everything else, and everything when there is no one to ask, runs.
+ */
+export function demoApprover(
+  confirm: ((question: string) => Promise<boolean>) | undefined,
+): (call: ToolCall, info: ToolCallInfo) => Promise<ToolApproval> {
+  return async (call, info) => {
+    if (!confirm || info.annotations?.destructiveHint !== true) return "allow";
+    const allowed = await confirm(
+      `Allow ${info.server ?? "?"}/${info.tool} (destructive) with ${JSON.stringify(call.arguments)}? [y/N] `,
+    );
+    return allowed ? "allow" : { deny: "the user said no at the prompt" };
+  };
+}
+
+/** Prints a run's events as they come: text as it streams, then each call and its result. */
+function streamPrinter(out: DemoOutput): (event: LoopEvent) => void {
+  let open = "";
+  const flush = () => {
+    if (open !== "") out.write(open);
+    open = "";
+  };
+  const piece = (text: string) => {
+    if (out.stream) {
+      if (open === "") out.stream("assistant: ");
+      out.stream(text);
+      open = " ";
+      return;
+    }
+    open = open === "" ? `assistant: ${text}` : `${open}${text}`;
+  };
+  return (event) => {
+    switch (event.type) {
+      case "text-delta":
+        piece(event.text);
+        break;
+      case "tool-call":
+        if (out.stream && open !== "") out.stream("\n");
+        else flush();
+        open = "";
+        out.write(
+          `  → ${event.call.name}(${JSON.stringify(event.call.arguments)})${event.approval === "denied" ? " [denied]" : ""}`,
+        );
+        break;
+      case "tool-result": {
+        const text = event.result.content;
+        out.write(
+          `  ← ${event.result.isError ? "error: " : ""}${text.length > 160 ? `${text.slice(0, 157)}...` : text}`,
+        );
+        break;
+      }
+      case "step-finish":
+      case "finish":
+        if (out.stream && open !== "") out.stream("\n");
+        else flush();
+        open = "";
+        break;
+    }
+  };
+}
+
 function show(out: DemoOutput, step: LoopStep): void {
   const { response, toolResults } = step;
   if (response.text) out.write(`assistant: ${response.text}`);
@@ -185,10 +262,13 @@ export async function runDemo(
     out.write(`model: ${label}`);
     out.write("");
     out.write(`user: ${prompt}`);
+    const streaming = options.stream ?? true;
     const result = await runToolLoop({
       model,
       tools,
       maxSteps: 8,
+      approve: demoApprover(options.yes ? undefined : options.confirm),
+      ...(streaming ? { onEvent: streamPrinter(out) } : { onStep: (step: LoopStep) => show(out, step) }),
       messages: [
         {
           role: "system",
@@ -196,7 +276,6 @@ export async function runDemo(
         },
         { role: "user", content: prompt },
       ],
-      onStep: (step) => show(out, step),
     });
     out.write("");
     out.write(`(finished: ${result.finishReason}, ${result.steps.length} model calls)`);

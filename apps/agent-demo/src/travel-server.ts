@@ -53,5 +53,15 @@ export function createTravelServer() {
       return ["passport", "charger", ...(extras[condition] ?? ["a light jacket"])].join(", ");
     },
   );
+  // Destructive on purpose: the demo asks before running it on a terminal.
+  server.registerTool(
+    "cancel_booking",
+    {
+      description: "Cancels a booking by its reference (cannot be undone)",
+      inputSchema: { type: "object", properties: { reference: { type: "string" } }, required: ["reference"] },
+      annotations: { destructiveHint: true, readOnlyHint: false },
+    },
+    ({ reference }: { reference: string }) => `Booking ${reference} cancelled`,
+  );
   return server;
 }

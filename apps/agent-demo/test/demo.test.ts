@@ -47,3 +47,50 @@ it("uses the embedded model without keys and names the provider when a key is se
   expect((await pickModel({ ANTHROPIC_API_KEY: "test" })).label).toMatch(/^Anthropic /);
   expect(createDemoModel()).toBeDefined();
 });
+
+it("streams by default, prints per step with stream: false, and asks before a destructive tool", async () => {
+  const { createScriptedModel } = await import("@mcpkit/tool-loop");
+  const script = () =>
+    createScriptedModel([
+      {
+        text: "Checking, then cancelling.",
+        toolCalls: [
+          { name: "travel__get_forecast", arguments: { city: "Oslo" } },
+          { name: "travel__cancel_booking", arguments: { reference: "BK-1" } },
+        ],
+      },
+      { text: "Done: {{results}}" },
+    ]);
+  const questions: string[] = [];
+  const streamed: string[] = [];
+  const lines: string[] = [];
+  const denied = await runDemo({
+    out: { write: (line) => lines.push(line), stream: (text) => streamed.push(text) },
+    model: script(),
+    confirm: async (question) => {
+      questions.push(question);
+      return false;
+    },
+    everythingCommand: [process.execPath, await everythingMain(), "stdio"],
+  });
+  // Only the destructive tool is put to the user; the read-only forecast runs without asking.
+  expect(questions).toEqual(['Allow travel/cancel_booking (destructive) with {"reference":"BK-1"}? [y/N] ']);
+  expect(denied.text).toMatch(
+    /^Done: .*snow.*\nThe call of tool "travel__cancel_booking" was denied by the user/s,
+  );
+  expect(streamed.join("")).toContain("assistant: Checking, then cancelling.\n");
+  expect(streamed).toContain("Done: ");
+  expect(lines).toContain('  → travel__cancel_booking({"reference":"BK-1"}) [denied]');
+
+  const approved = await runDemo({
+    out: { write() {} },
+    model: script(),
+    yes: true,
+    confirm: async () => {
+      throw new Error("--yes must not ask");
+    },
+    stream: false,
+    everythingCommand: [process.execPath, await everythingMain(), "stdio"],
+  });
+  expect(approved.text).toMatch(/Booking BK-1 cancelled$/);
+});
