@@ -162,8 +162,11 @@ function isLoopbackOrNative(uri: string | undefined): boolean {
  *
  * It does no I/O until the first 401 (or {@link OAuthProvider.authorize}).
  *
+ * With `grant: { type: "enterprise_managed" }` the token comes from the enterprise IdP's ID-JAG instead
+ * (see {@link requestIdJag}): no redirect, and a pre-registered `client` is required.
+ *
  * @see MCP 2026-07-28 basic/authorization; RFC 9728, RFC 8414, RFC 7636, RFC 8707, RFC 9207, RFC 7591,
- *   RFC 6749 §2.3.1, RFC 7523, RFC 9449
+ *   RFC 6749 §2.3.1, RFC 7523, RFC 9449, RFC 8693; ext-auth Enterprise-Managed Authorization
  */
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
   const fetchFn: FetchLike = options.fetch ?? ((input, init) => fetch(input, init));
