@@ -9,11 +9,11 @@ import { createRedisTaskStore, type RedisTaskStore, type RedisTaskStoreOptions }
 /** Options of {@link redisStore}. */
 export interface RedisStoreOptions {
   /** A Redis URL; default {@link DEFAULT_REDIS_URL}. Ignored when `client` is given. */
-  url?: string;
+  url?: string | undefined;
   /** A connection to use instead of opening one; `close()` never closes it. */
-  client?: RedisConnection;
+  client?: RedisConnection | undefined;
   /** Prefix of every key and channel, so several apps share one Redis; default `"mcpkit:"`. */
-  prefix?: string;
+  prefix?: string | undefined;
   /**
    * The `requestState` key ring every instance must share (current key first): an array, or one string of
    * comma-separated secrets (the form of `MCPKIT_STATE_KEYS`). Default: one random key the instances agree
@@ -21,7 +21,7 @@ export interface RedisStoreOptions {
    * instances with nothing to configure — but anyone who can read that Redis can then forge a state, and
    * it never rotates: give your own ring in production.
    */
-  stateKeys?: string | readonly (string | Uint8Array)[];
+  stateKeys?: string | readonly (string | Uint8Array)[] | undefined;
   /** Task store settings (see `createRedisTaskStore`). */
   tasks?: Pick<RedisTaskStoreOptions, "ttlMs" | "leaseMs">;
   /** Event store bounds (see `createRedisEventStore`). */

@@ -168,12 +168,22 @@ export function createRedisTaskStore(options: RedisTaskStoreOptions): RedisTaskS
     async subscribe(listener) {
       if (closed) throw new Error("The Redis task store was closed");
       const connection = client.duplicate() as RedisConnection;
-      connection.on("error", () => {});
       subscribers.add(connection);
       try {
-        await connection.connect();
+        // A duplicate inherits the reconnect strategy, which retries for ever once the original connected
+        // once: its first connect would wait as long as Redis is down. The first failure fails it instead
+        // (the server tries again on the next task start).
+        await new Promise<void>((resolve, reject) => {
+          connection.once("error", reject);
+          connection.connect().then(() => {
+            connection.off("error", reject);
+            resolve();
+          }, reject);
+        });
+        connection.on("error", () => {});
       } catch (error) {
         subscribers.delete(connection);
+        connection.on("error", () => {});
         connection.destroy();
         throw error;
       }
