@@ -87,4 +87,26 @@ describe("ListCache", () => {
     expect(errors).toHaveLength(1);
     expect((await cacheFor(stdio).list("tools", undefined)).map((t: any) => t.name)).toEqual(["good", "bad"]);
   });
+
+  it("reports a tool whose name breaks the spec's rules once, and keeps it", async () => {
+    const kit = await sessionKit({
+      "tools/list": () => ({ resultType: "complete", tools: [tool("fine.name"), tool("has space")] }),
+    });
+    kits.push(kit);
+    const errors: unknown[] = [];
+    const cache = cacheFor(kit, errors);
+    expect((await cache.list("tools", undefined)).map((t: any) => t.name)).toEqual([
+      "fine.name",
+      "has space",
+    ]);
+    expect((await cache.list("tools", { refresh: true })).map((t: any) => t.name)).toEqual([
+      "fine.name",
+      "has space",
+    ]);
+    expect(kit.server.requests("tools/list")).toHaveLength(2);
+    expect(errors.map(String)).toEqual([
+      'InvalidResultError: The server\'s tool "has space" breaks the character rule: a tool name may hold only A-Z a-z 0-9 _ - . and it holds " "',
+    ]);
+    expect(cache.tool("has space")?.name).toBe("has space");
+  });
 });

@@ -12,6 +12,7 @@ import { isObject } from "./internal/util.js";
 import type { ListOptions } from "./options.js";
 import { cacheHints, type ResponseCache } from "./response-cache.js";
 import type { Session } from "./session.js";
+import { ToolNameWarnings } from "./tool-names.js";
 
 /** The four lists a server offers. */
 export type ListKind = "tools" | "prompts" | "resources" | "resourceTemplates";
@@ -65,6 +66,8 @@ export class ListCache {
   #tools = new Map<string, Tool>();
   /** The tool list the index was built from (a cache hit of the same array needs no rebuild). */
   #indexed: unknown[] | undefined;
+  /** Warns once per name about a server tool whose name breaks the spec's rules (the tool is kept). */
+  readonly #names: ToolNameWarnings;
 
   constructor(
     exchange: Exchange,
@@ -78,6 +81,7 @@ export class ListCache {
     this.#validators = validators;
     this.#onError = onError;
     this.#cache = cache;
+    this.#names = new ToolNameWarnings(onError);
   }
 
   /** True after the list's `list_changed` until it is listed again. */
@@ -160,6 +164,7 @@ export class ListCache {
   }
 
   #acceptTools(s: Session, tools: Tool[]): Tool[] {
+    this.#names.check(tools);
     let kept = tools;
     if (s.era === "modern" && s.httpLike) {
       // Over HTTP a tool whose x-mcp-header annotations are invalid must be dropped. @see SPEC.md §3.11
