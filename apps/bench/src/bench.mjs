@@ -2,6 +2,7 @@
 // processes, then sizes the installed runtime closures and builds the report.
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { bundleSize } from "./bundle-size.mjs";
 import { detectPinning } from "./pin.mjs";
 import { appDir, programPath, runProgram, serverCommand, startHttpServer } from "./procs.mjs";
 import { buildReport } from "./report.mjs";
@@ -146,6 +147,7 @@ async function measure(c, pin, smoke, flags) {
   const client = (spec) => runProgram(argv(spec), { timeoutMs: deadlineMs + 5_000 });
   try {
     if (c.kind === "import") return await importTime(c, pin, flags);
+    if (c.kind === "bundle") return await bundleSize(c);
     if (c.transport === "stdio") {
       const server = serverCommand(c.impl, { transport: "stdio", tools: c.tools }, pin, flags);
       return await client({ transport: "stdio", era: c.era, server, workload: c.workload });

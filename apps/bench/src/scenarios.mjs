@@ -1,3 +1,5 @@
+import { bundleCases } from "./bundle-size.mjs";
+
 // The scenarios of issue 9, as tables of cases. A case is one row: one implementation (and era / reply
 // format) measured once per round in fresh processes. Rows of a table rotate their order every round.
 
@@ -171,6 +173,13 @@ export function buildTables({ smoke, impls = IMPLS, only }) {
       cases: impls.map((impl) => ({ impl, label: impl, kind: "import", side, reps: p.importReps })),
     });
   }
+  add({
+    id: "s9",
+    scenario: 9,
+    title: "9. browser client bundle: client + Streamable HTTP transport, esbuild for the browser, minified",
+    metric: "bytes",
+    cases: bundleCases(impls),
+  });
   return tables;
 }
 
