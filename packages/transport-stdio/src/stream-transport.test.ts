@@ -158,6 +158,22 @@ describe("createStreamTransport", () => {
     await transport.close();
   });
 
+  it("reports a line that is not JSON with the line quoted (a banner printed to stdout)", async () => {
+    const input = new PassThrough();
+    const transport = createStreamTransport({ readable: input, writable: new PassThrough() });
+    const invalid: Error[] = [];
+    await transport.start({ onMessage() {}, onInvalid: (e) => invalid.push(e), onClose() {} });
+    input.write("Server listening on port 3000\r\n");
+    input.write(`${"x".repeat(300)}\n`);
+    await new Promise((r) => setImmediate(r));
+    expect(invalid.map((e) => e.message)).toEqual([
+      'Not JSON: "Server listening on port 3000"',
+      `Not JSON: "${"x".repeat(200)}…"`,
+    ]);
+    expect(invalid[0]).toBeInstanceOf(SyntaxError);
+    await transport.close();
+  });
+
   it("passes a JSON-RPC error from the other side through unchanged", async () => {
     const { client, server } = passThroughPair();
     const a = createPeer(client);

@@ -106,7 +106,9 @@ export class LineChannel {
     try {
       value = JSON.parse(line);
     } catch (error) {
-      sink.onInvalid(error as Error);
+      // The line itself in the message: a server that prints a banner or a log line to stdout is the
+      // usual cause, and the quote is what lets a user see it.
+      sink.onInvalid(new SyntaxError(`Not JSON: ${quoteLine(line)}`, { cause: error }));
       return;
     }
     sink.onMessage(value);
@@ -148,3 +150,9 @@ export class LineChannel {
 }
 
 function ignore(): void {}
+
+/** A line as a JSON string, cut to 200 characters: short enough for one line of an error message. */
+export function quoteLine(line: string): string {
+  const trimmed = line.endsWith("\r") ? line.slice(0, -1) : line;
+  return JSON.stringify(trimmed.length > 200 ? `${trimmed.slice(0, 200)}…` : trimmed);
+}
