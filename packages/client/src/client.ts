@@ -16,6 +16,7 @@ import {
   type ResourceTemplate,
   type ResourceTemplateReference,
   type ServerCapabilities,
+  type Skill,
   type SubscriptionFilter,
   type Tool,
 } from "@mcpkit/protocol";
@@ -40,6 +41,7 @@ import {
 import { RequestEnvelope } from "./request-envelope.js";
 import { cacheHints, ResponseCache } from "./response-cache.js";
 import { type Session, type SessionHooks, startSession } from "./session.js";
+import { createSkillsClient, type LoadedSkill, type SkillsClient } from "./skills.js";
 import type { Subscription } from "./subscription.js";
 import { Subscriptions } from "./subscriptions.js";
 import { TaskPoller } from "./tasks.js";
@@ -108,6 +110,27 @@ export interface Client {
    * @throws McpError when the task failed; TaskCancelledError when it was cancelled.
    */
   awaitTask(taskId: string, options?: AwaitTaskOptions): Promise<ToolResult>;
+  /**
+   * Every skill the server lists (Skills extension, SEP-2640): `skills/list`, all pages, entries only (no
+   * skill file is read). Unusable entries are left out and reported to `onError`. Shortcut for
+   * `createSkillsClient(client).list()`.
+   * @throws Error when the server did not declare `io.modelcontextprotocol/skills`.
+   */
+  listSkills(options?: CallOptions): Promise<Skill[]>;
+  /**
+   * The current entry of one skill by the URI of its SKILL.md (`skills/get`). Shortcut for
+   * `createSkillsClient(client).get(uri)`.
+   * @throws McpError -32602 when the server serves no such skill; SkillVerificationError `entry` for an
+   *   unusable entry; Error when the server did not declare the extension.
+   */
+  getSkill(uri: string, options?: CallOptions): Promise<Skill>;
+  /**
+   * Loads a skill (an entry, or the URI of its SKILL.md, fetched with `skills/get` first): reads its
+   * SKILL.md only and verifies size, SHA-256 digest and frontmatter against the entry; other files are
+   * read, and verified, when asked through `readFile`. Shortcut for `createSkillsClient(client).load()`.
+   * @throws SkillVerificationError when the content does not match the entry; nothing of it is returned.
+   */
+  loadSkill(skill: Skill | string, options?: CallOptions): Promise<LoadedSkill>;
   /** Sends any request (with the modern `_meta` when modern); the escape hatch for extensions. */
   request(method: string, params?: Record<string, unknown>, options?: CallOptions): Promise<unknown>;
   /** Closes the session; idempotent. Pending calls fail with `ConnectionClosedError`. */
@@ -223,6 +246,9 @@ export function createClient(options: ClientOptions): Client {
   }
 
   const close = (): Promise<void> => conn.close();
+  // Made on first use: the skills client holds no state but the host it reads through.
+  let skills: SkillsClient | undefined;
+  const skillsClient = (): SkillsClient => (skills ??= createSkillsClient(client, { onError }));
 
   const client: Client = {
     connect: (source: TransportSource, connectOptions: ConnectOptions = {}) => {
@@ -312,6 +338,9 @@ export function createClient(options: ClientOptions): Client {
       }
       return fromWireToolResult(await tasks.poll(s, taskId, call));
     },
+    listSkills: (call) => skillsClient().list(call),
+    getSkill: (uri, call) => skillsClient().get(uri, call),
+    loadSkill: (skill, call) => skillsClient().load(skill, call),
     async request(method, params, call) {
       const s = await conn.ensure();
       return exchange.request(s, method, params, call);
