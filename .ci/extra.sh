@@ -1,17 +1,24 @@
 #!/usr/bin/env bash
 # The gates beyond unit tests, run by .ci/run after the build: the official conformance suite in
-# both roles and both revisions, the packed-packages smoke test, and the benchmark's smoke mode.
+# both roles and both revisions (the server also as a three-instance Redis cluster), the cluster demo,
+# the packed-packages smoke test, and the benchmark's smoke mode.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
 echo "--- conformance: server (2026-07-28 and 2025-11-25)"
 pnpm --filter @mcpkit/conformance-server conformance
 
+echo "--- conformance: server behind the round-robin proxy, three Redis-backed instances (both revisions)"
+pnpm --filter @mcpkit/conformance-server conformance:cluster
+
 echo "--- conformance: client, non-auth scenarios (2026-07-28 and 2025-11-25)"
 pnpm --filter @mcpkit/conformance-client conformance
 
 echo "--- conformance: client, auth scenarios (2026-07-28 and 2025-11-25)"
 pnpm --filter @mcpkit/conformance-auth-client conformance
+
+echo "--- cluster demo: three Redis-backed everything servers behind the proxy, a scenario across them"
+node apps/cluster-demo/dist/main.js
 
 echo "--- packed packages from a plain npm project (ESM, CommonJS, CLI)"
 node scripts/smoke-pack.mjs

@@ -8,6 +8,9 @@ const USAGE = `usage: everything-server [stdio] [--tick-ms N]
 stdio (default): one client on stdin/stdout; exits when stdin ends.
 http: Streamable HTTP, both protocol eras on one endpoint (default http://127.0.0.1:8080/mcp;
       the PORT environment variable sets the port when --port is absent). Ctrl-C stops it.
+      With REDIS_URL set, tasks, notifications, resumable streams and legacy sessions live in that
+      Redis, so several copies behind a load balancer form one cluster; MCPKIT_STATE_KEYS
+      (comma-separated secrets, the first current) is the requestState key ring they share.
 --tick-ms: how often everything://counter ticks by itself (default 5000; 0 = never).
 `;
 
@@ -60,17 +63,38 @@ try {
   process.exit(2);
 }
 
+/**
+ * The Redis stores when REDIS_URL is set (loaded only then): one instance of a cluster whose copies share
+ * REDIS_URL and MCPKIT_STATE_KEYS (and MCPKIT_REDIS_PREFIX, default "mcpkit:"). `serve` closes it.
+ */
+async function clusterStore() {
+  const url = process.env.REDIS_URL;
+  if (url === undefined || url === "") return undefined;
+  const { redisStore } = await import("@mcpkit/redis");
+  const stateKeys = process.env.MCPKIT_STATE_KEYS;
+  const prefix = process.env.MCPKIT_REDIS_PREFIX;
+  const store = await redisStore({
+    url,
+    ...(stateKeys !== undefined && stateKeys !== "" && { stateKeys }),
+    ...(prefix !== undefined && prefix !== "" && { prefix }),
+  });
+  process.stderr.write(`everything-server: shared state in Redis at ${url}\n`);
+  return store;
+}
+
 const server = createEverythingServer(args.tickMs === undefined ? {} : { tickMs: args.tickMs });
 if (args.transport === "stdio") {
   // stdout carries the protocol; anything else goes to stderr.
   await serve(server, { transport: "stdio" });
 } else {
+  const store = await clusterStore();
   await serve(server, {
     transport: "http",
     host: args.host,
     port: args.port,
     path: args.path,
     onListening: (url) => process.stderr.write(`everything-server: serving MCP on ${url}\n`),
+    ...(store !== undefined && { store }),
   });
 }
 await server.close();
