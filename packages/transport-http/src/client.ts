@@ -14,6 +14,7 @@ import { encodeHeaderValue, Header, isModernVersion, MetaKey, mcpNameFor } from 
 import { discardBody, type ResponseBodyReader, readEventStream } from "./body-reader.js";
 import { HttpError, SessionExpiredError } from "./errors.js";
 import { ACCEPTS_LIGHT_SIGNAL, LightSignal } from "./internal/light-signal.js";
+import { networkError } from "./internal/network-error.js";
 import { cursorParser, type SseCursor, settleCursor } from "./internal/sse-read.js";
 import type { SseEvent } from "./sse-parser.js";
 
@@ -220,7 +221,7 @@ export function createStreamableHttpClientTransport(
       return await doFetch(url, init);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      throw new TransportError(`HTTP ${method} ${url.href} failed`, { cause: error });
+      throw networkError(method, url, error);
     }
   }
 
@@ -442,7 +443,8 @@ export function createStreamableHttpClientTransport(
       if (!response.ok) {
         discard(response);
         failures++;
-        if (failures > reconnect.maxRetries) throw new HttpError(response.status, response.statusText, "");
+        if (failures > reconnect.maxRetries)
+          throw new HttpError(response.status, response.statusText, "", undefined, url);
       } else {
         const before = cursor.lastEventId;
         try {
@@ -521,12 +523,14 @@ export function createStreamableHttpClientTransport(
         } catch {
           parsed = undefined;
         }
-        if (req && parsed) {
+        // A 404 whose error answers no request (`id: null`) is a wrong URL, not an answer: saying so with
+        // the URL beats relaying the server's generic "Not found (-32600)".
+        if (req && parsed && (response.status !== 404 || parsed.id === req.id)) {
           // The server answered the request with a JSON-RPC error: deliver it as the request's answer.
           deliver({ jsonrpc: "2.0", id: req.id, error: parsed.error });
           return;
         }
-        throw new HttpError(response.status, response.statusText, text, parsed?.error);
+        throw new HttpError(response.status, response.statusText, text, parsed?.error, url);
       }
       if (!req) {
         discard(response);

@@ -22,8 +22,20 @@ export class HttpError extends TransportError {
   /** The JSON-RPC error object found in the body, if any (only set where it was not delivered as a response). */
   readonly error: JsonRpcErrorObject | undefined;
 
-  constructor(status: number, statusText: string, body: string, error?: JsonRpcErrorObject) {
-    super(`HTTP ${status}${statusText ? ` ${statusText}` : ""}`);
+  /** The URL that answered, when known (the message names it: `HTTP 404 Not Found from <url>`). */
+  readonly url: string | undefined;
+
+  constructor(
+    status: number,
+    statusText: string,
+    body: string,
+    error?: JsonRpcErrorObject,
+    url?: URL | string,
+  ) {
+    super(
+      `HTTP ${status}${statusText ? ` ${statusText}` : ""}${url === undefined ? "" : ` from ${String(url)}`}`,
+    );
+    this.url = url === undefined ? undefined : String(url);
     this.status = status;
     this.statusText = statusText;
     this.body = body;

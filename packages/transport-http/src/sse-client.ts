@@ -9,6 +9,7 @@ import {
 } from "@mcpkit/jsonrpc";
 import { discardBody, type ResponseBodyReader, readEventStream } from "./body-reader.js";
 import { HttpError } from "./errors.js";
+import { networkError } from "./internal/network-error.js";
 import { createSseParser } from "./sse-parser.js";
 
 /** Options of {@link createSseClientTransport}. */
@@ -81,13 +82,13 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
         response = await doFetch(url, { method: "GET", headers: h, signal: lifetime.signal });
       } catch (error) {
         await close();
-        throw new TransportError(`GET ${url.href} failed`, { cause: error });
+        throw networkError("GET", url, error);
       }
       // 204 and 205 have no body to stream.
       if (!response.ok || response.status === 204 || response.status === 205) {
         discardBody(response, options.bodyReader);
         await close();
-        throw new HttpError(response.status, response.statusText, "");
+        throw new HttpError(response.status, response.statusText, "", undefined, url);
       }
       const parser = createSseParser({
         onEvent(event) {
@@ -159,11 +160,18 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
         });
       } catch (error) {
         if (closed) throw new ConnectionClosedError("The SSE transport is closed");
-        throw new TransportError(`POST ${endpoint.href} failed`, { cause: error });
+        throw networkError("POST", endpoint, error);
       }
       // The answer arrives on the SSE stream; the POST body is only read to free the connection.
       const text = await response.text().catch(() => "");
-      if (!response.ok) throw new HttpError(response.status, response.statusText, text.slice(0, 64 * 1024));
+      if (!response.ok)
+        throw new HttpError(
+          response.status,
+          response.statusText,
+          text.slice(0, 64 * 1024),
+          undefined,
+          endpoint,
+        );
     },
     close,
   };
