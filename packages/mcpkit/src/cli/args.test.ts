@@ -33,6 +33,19 @@ describe("CLI arguments", () => {
     });
   });
 
+  it("reads skill NAME and --file, refusing --file elsewhere", () => {
+    expect(parseArgs(["skill", "http://x/mcp", "pdf", "--file", "references/FORMS.md"])).toMatchObject({
+      command: "skill",
+      name: "pdf",
+      file: "references/FORMS.md",
+    });
+    expect(parseArgs(["skills", "--json", "http://x/mcp"])).toMatchObject({ command: "skills", json: true });
+    expect(() => parseArgs(["skill", "http://x/mcp"])).toThrow("skill needs <name>");
+    expect(() => parseArgs(["read", "http://x/mcp", "u", "--file", "x"])).toThrow(
+      "--file applies to skill only",
+    );
+  });
+
   it("gives help for a command", () => {
     expect(parseArgs(["call", "--help"])).toMatchObject({ command: "help", helpFor: "call" });
     expect(parseArgs([])).toMatchObject({ command: "help" });

@@ -8,6 +8,8 @@ export const COMMANDS = [
   "call",
   "read",
   "prompt",
+  "skills",
+  "skill",
   "logout",
 ] as const;
 export type Command = (typeof COMMANDS)[number];
@@ -24,8 +26,10 @@ export interface CliArgs {
   /** The command a `--help` asks about, if any. */
   helpFor?: Command;
   target?: CliTarget;
-  /** `call`: the tool; `read`: the URI; `prompt`: the prompt name. */
+  /** `call`: the tool; `read`: the URI; `prompt`: the prompt name; `skill`: the skill's name or URI. */
   name?: string;
+  /** `skill --file PATH`: a file of the skill (relative to its root) instead of its SKILL.md. */
+  file?: string;
   /** `--arg k=v` pairs, in order. */
   pairs: Array<[string, string]>;
   /** `--json '{…}'` arguments object for `call` / `prompt`. */
@@ -47,7 +51,12 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
-const NEEDS_NAME: Partial<Record<Command, string>> = { call: "<tool>", read: "<uri>", prompt: "<name>" };
+const NEEDS_NAME: Partial<Record<Command, string>> = {
+  call: "<tool>",
+  read: "<uri>",
+  prompt: "<name>",
+  skill: "<name>",
+};
 
 /**
  * Parses `mcpkit <command> [options] <target> [name]`. The target is a URL, `--config FILE --server
@@ -144,6 +153,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "--server":
         configServer = value(token);
         break;
+      case "--file":
+        out.file = value(token);
+        break;
       default:
         if (token.startsWith("-")) throw new UsageError(`unknown option ${token} (see mcpkit --help)`);
         positionals.push(token);
@@ -203,6 +215,7 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     out.name = name;
   }
   if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  if (out.file !== undefined && out.command !== "skill") throw new UsageError("--file applies to skill only");
   if (out.oauth && out.target.kind === "command")
     throw new UsageError("--oauth applies to HTTP servers only");
   if (out.oauth && out.bearerToken !== undefined)

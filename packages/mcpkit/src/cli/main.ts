@@ -6,6 +6,7 @@ import { selectServer } from "../config.js";
 import { type ConnectTarget, type ConnectTargetOptions, connect } from "../connect.js";
 import { type CliArgs, type Command, coerceArgs, parseArgs, UsageError } from "./args.js";
 import { renderProgress } from "./progress.js";
+import { listSkillsCommand, showSkillCommand } from "./skills.js";
 
 /** Where the CLI writes; a test passes its own. */
 export interface CliIo {
@@ -27,6 +28,8 @@ Commands:
   call <target> <tool>          call a tool (--arg k=v … or --json '{…}')
   read <target> <uri>           read a resource
   prompt <target> <name>        get a prompt (--arg k=v …)
+  skills <target>               list skills (name, files, size, SKILL.md digest, description)
+  skill <target> <name>         print a skill's verified SKILL.md (--file PATH: another file of it)
   logout [url]                  forget the stored --oauth login for a server (no url: all of them)
 
 Target:
@@ -52,6 +55,10 @@ Options:
   read: "mcpkit read <target> <uri> [--json]\n  Reads a resource and prints its text (binary contents are summarised).",
   prompt:
     "mcpkit prompt <target> <name> [--arg key=value]… [--json]\n  Gets a prompt with its arguments and prints its messages.",
+  skills:
+    "mcpkit skills <target> [--json]\n  Lists the server's skills (Skills extension): name (its path when prefixed), number of files, total size, the short SHA-256 digest of its SKILL.md and its description. Reads no skill file.",
+  skill:
+    "mcpkit skill <target> <name> [--file PATH] [--json]\n  Prints a skill's SKILL.md (name: as listed, or its skill:// URI), or with --file the file at PATH relative to the skill's root, after checking its size, SHA-256 digest and frontmatter against the skill's entry. Exits 1, printing nothing, when they differ.",
   logout:
     "mcpkit logout [url]\n  Removes the tokens --oauth stored for the server at url (every authorization server), or every stored login without a url.",
 };
@@ -276,6 +283,10 @@ async function run(client: Client, args: CliArgs, io: CliIo): Promise<number> {
       }
       return 0;
     }
+    case "skills":
+      return listSkillsCommand(client, args, io.stdout);
+    case "skill":
+      return showSkillCommand(client, args, io.stdout);
     default:
       throw new UsageError(`nothing to do for ${args.command}`);
   }
