@@ -1,5 +1,5 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import type { AddressInfo, Socket } from "node:net";
 import {
   createStreamableHttpHandler,
   type StreamableHttpHandler,
@@ -288,20 +288,23 @@ function writeReply(reply: Reply, res: ServerResponse, inbound?: NodeInbound): v
   if (!body.hasPending) res.flushHeaders();
   if (inbound) inbound.onGone(() => body.gone());
   else res.once("close", () => body.gone());
-  // Writes of one tick (an event and the end of the stream, say) leave in one packet.
-  let corked = false;
+  // Writes of one tick (an event and the end of the stream, say) leave in one packet. The socket is
+  // corked, not the response: Node 22's ServerResponse.uncork() ends a chunked body after the second
+  // corked batch (a premature `0` chunk), cutting an SSE stream; socket corking batches the same writes.
+  let corked: Socket | null = null;
   const uncork = () => {
-    corked = false;
-    res.uncork();
+    const socket = corked;
+    corked = null;
+    socket?.uncork();
   };
   body.attach({
     // Only what stayed unsent since an earlier tick counts: this tick's writes wait for uncork anyway.
-    buffered: () => (corked ? 0 : res.writableLength),
+    buffered: () => (corked !== null ? 0 : res.writableLength),
     destroy: () => res.destroy(),
     write: (text) => {
-      if (!corked) {
-        corked = true;
-        res.cork();
+      if (corked === null && res.socket) {
+        corked = res.socket;
+        corked.cork();
         process.nextTick(uncork);
       }
       res.write(text);
