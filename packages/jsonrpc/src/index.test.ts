@@ -18,6 +18,7 @@ describe("the public surface", () => {
         "createLineFramer",
         "createPeer",
         "errorResponse",
+        "formatWireEvent",
         "isNotification",
         "isRequest",
         "isResponse",
@@ -25,6 +26,7 @@ describe("the public surface", () => {
         "recoverIdFromHead",
         "serializeMessage",
         "sleep",
+        "tapTransport",
       ]
     `);
   });

@@ -47,5 +47,13 @@ export {
   type RequestHandler,
   type RequestOptions,
 } from "./peer.js";
+export type { InboundWatch, OutboundWatch, PeerObserver } from "./peer-observer.js";
 export { sleep } from "./sleep.js";
 export type { MessageInfo, SendOptions, Transport, TransportSink, TransportTraits } from "./transport.js";
+export {
+  formatWireEvent,
+  tapTransport,
+  type WireEvent,
+  type WireFormatOptions,
+  type WireTap,
+} from "./wire-trace.js";

@@ -17,6 +17,7 @@ import {
   type JsonRpcRequest,
   type ParsedMessage,
 } from "./messages.js";
+import type { InboundWatch, OutboundWatch, PeerObserver } from "./peer-observer.js";
 import type { MessageInfo, SendOptions, Transport } from "./transport.js";
 
 /** 60 s: the default timeout of a request. */
@@ -122,6 +123,11 @@ export interface PeerOptions {
    * reaches another process can be routed back by its id. Default: numeric ids.
    */
   requestIdPrefix?: string;
+  /**
+   * Told of every request and notification both ways (tracing, metrics): see {@link PeerObserver}. Read
+   * once at construction; without one the peer does no observation work at all.
+   */
+  observer?: PeerObserver;
 }
 
 /** A JSON-RPC endpoint over a {@link Transport}: correlates requests and responses, both ways. */
@@ -171,6 +177,7 @@ interface Pending {
   resetOnProgress: boolean;
   controller: AbortController | undefined;
   cleanup: () => void;
+  watch: OutboundWatch | undefined;
 }
 
 function checkTimeout(name: string, value: number): void {
@@ -192,6 +199,8 @@ class Inbound implements RequestContext {
   private combined: AbortSignal | undefined;
   private reason: unknown;
   private cancelled = false;
+  /** The observer's watch of this request, when the peer has an observer. */
+  watch: InboundWatch | undefined = undefined;
 
   constructor(
     readonly id: JsonRpcId,
@@ -261,6 +270,7 @@ class JsonRpcPeer implements Peer {
   private readonly cancelMethod: string | null;
   private readonly progressMethod: string | null;
   private readonly reportError: (error: Error) => void;
+  private readonly observer: PeerObserver | undefined;
   private readonly requestHandlers = new Map<string, RequestHandler>();
   private readonly notificationHandlers = new Map<string, NotificationHandler>();
   private anyRequest: RequestHandler | undefined;
@@ -293,6 +303,7 @@ class JsonRpcPeer implements Peer {
       options.progressMethod === undefined ? "notifications/progress" : options.progressMethod;
     this.reportError = options.onError ?? noop;
     this.batches = options.batches ?? true;
+    this.observer = options.observer;
     this.closed = new Promise<Error | undefined>((r) => {
       this.resolveClosed = r;
     });
@@ -330,7 +341,10 @@ class JsonRpcPeer implements Peer {
     const text = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : undefined;
     const params: Record<string, unknown> = { requestId: id };
     if (text) params.reason = text;
-    this.send({ jsonrpc: "2.0", method: this.cancelMethod, params }).catch(this.reportError);
+    const method = this.cancelMethod;
+    const sent =
+      this.observer === undefined ? params : (this.observer.notificationOut(method, params) ?? params);
+    this.send({ jsonrpc: "2.0", method, params: sent }).catch(this.reportError);
   }
 
   private armTimer(id: JsonRpcId, entry: Pending): void {
@@ -365,6 +379,7 @@ class JsonRpcPeer implements Peer {
     pending.delete(id);
     if (entry.timer !== undefined) clearTimeout(entry.timer);
     entry.cleanup();
+    entry.watch?.end(value, error);
     if (error === undefined) entry.resolve(value);
     else entry.reject(error);
   }
@@ -435,8 +450,10 @@ class JsonRpcPeer implements Peer {
     const prefix = this.options.requestIdPrefix;
     const id: JsonRpcId = prefix === undefined ? this.nextId++ : prefix + this.nextId++;
     let outParams = params;
+    const watch = this.observer?.requestOut(method, params, id);
+    if (watch !== undefined) outParams = watch.params;
     if (opts.onProgress && this.progressMethod) {
-      const base = (params && !Array.isArray(params) ? params : {}) as Record<string, unknown>;
+      const base = (outParams && !Array.isArray(outParams) ? outParams : {}) as Record<string, unknown>;
       const meta = (base._meta ?? {}) as Record<string, unknown>;
       const withToken = Object.assign({}, meta);
       withToken.progressToken = id;
@@ -464,6 +481,7 @@ class JsonRpcPeer implements Peer {
         resetOnProgress: opts.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress ?? true,
         controller,
         cleanup: noop,
+        watch,
       };
       this.pending.set(id, entry);
       if (signal) {
@@ -507,6 +525,7 @@ class JsonRpcPeer implements Peer {
   async notify(method: string, params?: Params, opts?: NotifyOptions): Promise<void> {
     if (!this.started) throw new Error(`Peer.notify("${method}") before start(): call peer.start() first`);
     if (this.closedFlag) throw this.closedError();
+    if (this.observer !== undefined) params = this.observer.notificationOut(method, params);
     const message: JsonRpcNotification =
       params === undefined ? { jsonrpc: "2.0", method } : { jsonrpc: "2.0", method, params };
     await this.send(message, opts?.relatedRequestId);
@@ -536,7 +555,15 @@ class JsonRpcPeer implements Peer {
     this.inbound.set(id, entry);
     let outcome: unknown;
     try {
-      outcome = handler(message.params, entry);
+      const observer = this.observer;
+      if (observer === undefined) {
+        outcome = handler(message.params, entry);
+      } else {
+        const watch = observer.requestIn(method, message.params, id, info);
+        entry.watch = watch;
+        outcome =
+          watch === undefined ? handler(message.params, entry) : watch.run(handler, message.params, entry);
+      }
     } catch (error) {
       this.finish(id, entry, undefined, error);
       return;
@@ -557,19 +584,29 @@ class JsonRpcPeer implements Peer {
 
   private finish(id: JsonRpcId, entry: Inbound, value: unknown, error: unknown, ok = false): void {
     if (this.inbound.get(id) === entry) this.inbound.delete(id);
+    const watch = entry.watch;
     // A cancelled request (by the peer, or by its response stream closing) gets no answer, and its
     // abort is not a failure to report; a closed peer can send nothing.
-    if (entry.aborted || this.closedFlag) return;
+    if (entry.aborted || this.closedFlag) {
+      watch?.end(undefined, undefined);
+      return;
+    }
     if (ok) {
-      this.send({ jsonrpc: "2.0", id, result: value === undefined ? {} : value }, id).catch(this.reportError);
+      const result = value === undefined ? {} : value;
+      watch?.end(result, undefined);
+      this.send({ jsonrpc: "2.0", id, result }, id).catch(this.reportError);
       return;
     }
     if (error instanceof JsonRpcError) {
-      this.respondError(id, error.toJSON(), id);
+      const wire = error.toJSON();
+      watch?.end(undefined, wire);
+      this.respondError(id, wire, id);
       return;
     }
     this.reportError(error instanceof Error ? error : new Error(String(error)));
-    this.respondError(id, { code: ErrorCode.InternalError, message: "Internal error" }, id);
+    const internal = { code: ErrorCode.InternalError, message: "Internal error" };
+    watch?.end(undefined, internal);
+    this.respondError(id, internal, id);
   }
 
   private handleNotification(message: JsonRpcNotification, info: MessageInfo | undefined): void {
@@ -594,12 +631,19 @@ class JsonRpcPeer implements Peer {
     }
     const handler = this.notificationHandlers.get(method) ?? this.anyNotification;
     if (!handler) return;
+    const watch = this.observer?.notificationIn(method, params, info);
     try {
-      const r = handler(params, { method, info });
-      if (r && typeof (r as Promise<void>).then === "function") (r as Promise<void>).catch(this.reportError);
+      const context: NotificationContext = { method, info };
+      const r = watch === undefined ? handler(params, context) : watch.run(handler, params, context);
+      if (r && typeof (r as Promise<void>).then === "function") {
+        const done = (r as Promise<void>).catch(this.reportError);
+        if (watch !== undefined) done.then(() => watch.end(undefined, undefined));
+        return;
+      }
     } catch (error) {
       this.reportError(error as Error);
     }
+    watch?.end(undefined, undefined);
   }
 
   private dispatch(parsed: ParsedMessage, info: MessageInfo | undefined): void {
