@@ -11,6 +11,7 @@ import {
   isModernError,
   isModernVersion,
   LEGACY_PROTOCOL_VERSIONS,
+  McpError,
   McpErrorCode,
   MetaKey,
   MODERN_PROTOCOL_VERSIONS,
@@ -91,6 +92,8 @@ export class Negotiator {
       if (left <= 0) throw new TimeoutError(`connect() timed out after ${connectTimeout} ms`, connectTimeout);
       return left;
     };
+    // What was asked and never answered: a connect timeout names it (the phase a user must look at).
+    const unanswered: string[] = [];
     const remembered = this.#remembered;
     // An explicit era always wins; `auto` starts with the era remembered for this server, if any.
     const order: ProtocolEra[] =
@@ -113,7 +116,7 @@ export class Negotiator {
         const era = order[i]!;
         const hasNext = i + 1 < order.length;
         if (era === "modern") {
-          const outcome = await this.#discover(s, budget, abort, hasNext, modernHint);
+          const outcome = await this.#discover(s, budget, abort, hasNext, modernHint, unanswered);
           if (outcome === true) return s;
           if (hasNext && plan.separateLegacy) {
             await s.close();
@@ -125,6 +128,7 @@ export class Negotiator {
           await this.#initialize(s, budget, abort);
           return s;
         } catch (error) {
+          if (error instanceof TimeoutError) unanswered.push("initialize");
           if (abort.aborted || error instanceof TimeoutError) throw error;
           const status = httpStatusOf(error);
           if (plan.hasSse && status !== undefined && HTTP_FALLBACK_STATUSES.has(status)) {
@@ -140,7 +144,7 @@ export class Negotiator {
           if (negotiation === "auto" && (modernHint || isModernError(error))) {
             if (hasNext) continue;
             // The probe was lost (a slow start, say); the server has now said it is modern.
-            if (await this.#discover(s, budget, abort, false, modernHint)) return s;
+            if (await this.#discover(s, budget, abort, false, modernHint, unanswered)) return s;
           }
           throw error;
         }
@@ -150,6 +154,12 @@ export class Negotiator {
         "The server supports no protocol version this client speaks",
       );
     } catch (error) {
+      if (error instanceof TimeoutError && !abort.aborted) {
+        // The bound covers the teardown: a stdio child that ignores its closed stdin is given a grace
+        // period before SIGTERM, which must not be added to connectTimeout. It goes on in the background.
+        void s?.close(error);
+        throw connectTimeoutError(connectTimeout, unanswered, s, error);
+      }
       await s?.close(error instanceof Error ? error : undefined);
       throw toWireError(error);
     }
@@ -193,6 +203,7 @@ export class Negotiator {
     signal: AbortSignal,
     probing: boolean,
     hint: string | undefined,
+    unanswered: string[] = [],
   ): Promise<boolean> {
     const remembered = this.#remembered;
     const envelope = this.#hooks.envelope;
@@ -214,6 +225,7 @@ export class Negotiator {
         result = await s.peer.request("server/discover", envelope.params(s, {}, undefined), probe);
       } catch (error) {
         if (signal.aborted) throw error;
+        if (error instanceof TimeoutError) unanswered.push("server/discover");
         if (error instanceof JsonRpcError && error.code === McpErrorCode.UnsupportedProtocolVersion) {
           const supported = readUnsupportedVersionData(error)?.supported ?? [];
           const next = MODERN_PROTOCOL_VERSIONS.find((v) => supported.includes(v));
@@ -222,12 +234,15 @@ export class Negotiator {
             continue;
           }
           if (probing && supported.some((v) => isLegacyVersion(v))) return false;
-          throw toWireError(error);
+          throw this.#notModern(error);
         }
         if (probing && !isModernError(error) && !isFatal(error, s.peer)) {
           // Any other error or a timeout means legacy (never keyed to one code). @see SPEC.md §3.4
           if (error instanceof TimeoutError) budget();
           return false;
+        }
+        if (!isModernError(error) && !(error instanceof TimeoutError) && !isFatal(error, s.peer)) {
+          throw this.#notModern(error);
         }
         throw toWireError(error);
       }
@@ -237,6 +252,20 @@ export class Negotiator {
       "server/discover",
       "The server kept rejecting every protocol version offered",
     );
+  }
+
+  /**
+   * The error for a client pinned to the modern era whose `server/discover` a server refused in a way that
+   * says it does not speak that era (a legacy-only HTTP server asks for `Mcp-Session-Id`, say): said plainly,
+   * with the server's own answer as the cause.
+   */
+  #notModern(error: unknown): unknown {
+    if (this.#settings.negotiation !== "modern") return toWireError(error);
+    const detail = error instanceof Error ? error.message : String(error);
+    const message = `The server does not speak the ${this.#settings.preferredModern} protocol revision that versionNegotiation "modern" requires (it answered server/discover with: ${detail}); connect with versionNegotiation "auto" or "legacy"`;
+    // A wire error keeps its class and code (code that tells errors apart by code still can).
+    if (error instanceof JsonRpcError) return new McpError(error.code, message, error.data, { cause: error });
+    return new InvalidResultError("server/discover", message, { cause: error });
   }
 
   /** `initialize`, then `notifications/initialized` (and the log level the app chose, if any). */
@@ -308,4 +337,34 @@ export function acceptDiscover(s: Session, result: unknown, probing: boolean): b
   s.serverCapabilities = isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
   s.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
   return true;
+}
+
+/**
+ * The error of a handshake that ran out of `connectTimeout`, naming what went unanswered and quoting the
+ * first output of the server that was not JSON (a stdio server that prints a banner to stdout is the
+ * usual cause of a handshake that never ends).
+ */
+function connectTimeoutError(
+  connectTimeout: number,
+  unanswered: readonly string[],
+  s: Session | undefined,
+  cause: TimeoutError,
+): TimeoutError {
+  const asked = [...new Set(unanswered)];
+  const phase =
+    asked.length > 0
+      ? `no answer to ${asked.join(" nor ")}`
+      : s === undefined
+        ? "the transport did not start"
+        : "no answer to the handshake";
+  let message = `connect() timed out after ${connectTimeout} ms: ${phase}`;
+  const invalid = s?.firstInvalid;
+  if (invalid !== undefined) {
+    message += invalid.startsWith("Not JSON: ")
+      ? `. The server wrote a line that is not JSON-RPC: ${invalid.slice("Not JSON: ".length)} (over stdio, logs belong on stderr)`
+      : `. The server sent something that is not JSON-RPC: ${invalid}`;
+  }
+  const error = new TimeoutError(message, connectTimeout);
+  (error as Error).cause = cause;
+  return error;
 }

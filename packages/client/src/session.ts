@@ -52,6 +52,8 @@ export class Session {
   instructions: string | undefined = undefined;
   dead = false;
   closeReason: Error | undefined = undefined;
+  /** The message of the first input that was not a JSON value (quoted by a connect timeout). */
+  firstInvalid: string | undefined = undefined;
   /** Every `subscribe()` stream on this session. */
   readonly subs = new Set<SubscriptionControl>();
   /** Modern `subscriptions/listen` streams by the id of their request (notifications are tagged with it). */
@@ -74,6 +76,9 @@ export class Session {
       era: () => this.era,
       refuse: () => (hooks.closing() ? new ConnectionClosedError("The client is closing") : undefined),
       explicitCancel: (method) => this.era === "legacy" && method !== "initialize",
+      onInvalid: (error) => {
+        this.firstInvalid ??= error.message;
+      },
     });
     const peer = createPeer(wire, {
       // No JSON-RPC batches from the server unless the session speaks a revision that has them (speak()).

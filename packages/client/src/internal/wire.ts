@@ -18,6 +18,8 @@ export interface WireHooks {
    * transport has a stream per request (legacy Streamable HTTP, where a disconnect is not a cancel).
    */
   explicitCancel(method: string): boolean;
+  /** Told of input that could not become a message (before the peer answers it). */
+  onInvalid?(error: Error): void;
 }
 
 /**
@@ -42,7 +44,18 @@ export function wrapTransport(inner: Transport, hooks: WireHooks): Transport {
       : innerTraits;
   return {
     traits,
-    start: (sink) => inner.start(sink),
+    start: (sink) => {
+      const onInvalid = hooks.onInvalid;
+      if (onInvalid === undefined) return inner.start(sink);
+      return inner.start({
+        onMessage: sink.onMessage.bind(sink),
+        onInvalid: (error) => {
+          onInvalid(error);
+          sink.onInvalid(error);
+        },
+        onClose: sink.onClose.bind(sink),
+      });
+    },
     close: (reason) => inner.close(reason),
     // Not async: the common case hands the inner transport's promise straight back.
     send(message: JsonRpcMessage, options?: SendOptions): Promise<void> {
