@@ -1,9 +1,11 @@
 // Runs the everything server: `node dist/main.js [stdio]` or `node dist/main.js http [--port N] [--host H]`.
+import { existsSync } from "node:fs";
 import { serve } from "mcpkit";
 import { createEverythingServer } from "./server.js";
+import { registerEverythingSkills, SKILLS_DIR } from "./skills.js";
 
-const USAGE = `usage: everything-server [stdio] [--tick-ms N]
-       everything-server http [--port N] [--host H] [--path /mcp] [--tick-ms N]
+const USAGE = `usage: everything-server [stdio] [--tick-ms N] [--skills DIR]
+       everything-server http [--port N] [--host H] [--path /mcp] [--tick-ms N] [--skills DIR]
 
 stdio (default): one client on stdin/stdout; exits when stdin ends.
 http: Streamable HTTP, both protocol eras on one endpoint (default http://127.0.0.1:8080/mcp;
@@ -12,6 +14,7 @@ http: Streamable HTTP, both protocol eras on one endpoint (default http://127.0.
       Redis, so several copies behind a load balancer form one cluster; MCPKIT_STATE_KEYS
       (comma-separated secrets, the first current) is the requestState key ring they share.
 --tick-ms: how often everything://counter ticks by itself (default 5000; 0 = never).
+--skills: the folder whose subfolders are served as skills (default: the app's skills/ folder).
 `;
 
 interface Args {
@@ -20,6 +23,7 @@ interface Args {
   host: string;
   path: string;
   tickMs: number | undefined;
+  skills: string | undefined;
 }
 
 function parseArgs(argv: string[]): Args {
@@ -29,6 +33,7 @@ function parseArgs(argv: string[]): Args {
     host: "127.0.0.1",
     path: "/mcp",
     tickMs: undefined,
+    skills: undefined,
   };
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i];
@@ -42,6 +47,7 @@ function parseArgs(argv: string[]): Args {
     else if (arg === "--host") args.host = value();
     else if (arg === "--path") args.path = value();
     else if (arg === "--tick-ms") args.tickMs = Number(value());
+    else if (arg === "--skills") args.skills = value();
     else if (arg === "--help" || arg === "-h") {
       process.stdout.write(USAGE);
       process.exit(0);
@@ -83,6 +89,16 @@ async function clusterStore() {
 }
 
 const server = createEverythingServer(args.tickMs === undefined ? {} : { tickMs: args.tickMs });
+// The app's own skills folder is optional (a copy of this script moved away from the app has none); a
+// folder named with --skills must be there.
+if (args.skills !== undefined || existsSync(SKILLS_DIR)) {
+  try {
+    await registerEverythingSkills(server, args.skills);
+  } catch (error) {
+    process.stderr.write(`everything-server: ${(error as Error).message}\n`);
+    process.exit(1);
+  }
+} else process.stderr.write(`everything-server: no skills folder at ${SKILLS_DIR}; serving no skills\n`);
 if (args.transport === "stdio") {
   // stdout carries the protocol; anything else goes to stderr.
   await serve(server, { transport: "stdio" });

@@ -88,7 +88,7 @@ describe("main.ts over HTTP in a child process", () => {
 });
 
 describe("the built app", () => {
-  it("`pnpm build` makes dist/main.js, which serves over stdio with plain node", async () => {
+  it("`pnpm build` makes dist/main.js, which serves over stdio with plain node, skills included", async () => {
     const tsup = path.resolve(appDir, "../../node_modules/.bin/tsup");
     await run(tsup, ["--silent"], { cwd: appDir, timeout: 120_000 });
     await using client = await connect([process.execPath, path.join(appDir, "dist", "main.js"), "stdio"], {
@@ -96,6 +96,8 @@ describe("the built app", () => {
     });
     expect(client.serverInfo?.name).toBe("everything");
     expect((await client.callTool("add", { a: 1, b: 2 })).structured).toEqual({ sum: 3 });
+    // dist/main.js finds the app's skills/ folder beside dist/.
+    expect((await client.listSkills()).map((s) => s.frontmatter.name)).toEqual(["everything-tour"]);
   }, 180_000);
 });
 
