@@ -23,6 +23,9 @@ node apps/cluster-demo/dist/main.js
 echo "--- packed packages from a plain npm project (ESM, CommonJS, CLI)"
 node scripts/smoke-pack.mjs
 
+echo "--- soak: 2 minutes, mcpkit and the official SDK v1 side by side, then memory per session"
+pnpm soak --minutes 2 --sessions 1000
+
 if [ -d apps/bench ]; then
   echo "--- benchmark smoke mode"
   pnpm bench --smoke

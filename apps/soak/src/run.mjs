@@ -95,7 +95,7 @@ async function soakSide(impl) {
   for (const c of stdioLeft) c.kill("SIGKILL");
   // Sessions abandoned without DELETE end by idle expiry (mcpkit); bounded wait.
   let end = await stats(server);
-  const until = Date.now() + IDLE_MS + 10_000;
+  const until = Date.now() + IDLE_MS + 5_000;
   while ((end.sessions > 0 || sum(end.handles) > sum(start.handles)) && Date.now() < until) {
     await sleep(1000);
     end = await stats(server);
@@ -116,6 +116,9 @@ async function soakSide(impl) {
     rssSlopeKbPerMin: slopePerMinute(steady.map((s) => [s.t, s.rss])) / 1024,
     heapSlopeKbPerMin: slopePerMinute(steady.map((s) => [s.t, s.heap])) / 1024,
     rssEndMb: end.rss / 2 ** 20,
+    heapStartMb: start.heap / 2 ** 20,
+    heapPeakMb: Math.max(0, ...samples.map((s) => s.heap)) / 2 ** 20,
+    heapEndMb: end.heap / 2 ** 20,
     peakRssMb: end.peakRss / 2 ** 20,
     handlesStart: start.handles,
     handlesEnd: end.handles,
@@ -147,6 +150,10 @@ function table(results, sessions) {
     ["RSS slope after warm-up (KiB/min)", (r) => fmt(r.rssSlopeKbPerMin)],
     ["heap slope after warm-up (KiB/min)", (r) => fmt(r.heapSlopeKbPerMin)],
     ["RSS at end / peak (MiB)", (r) => `${fmt(r.rssEndMb)} / ${fmt(r.peakRssMb)}`],
+    [
+      "heap after GC: start / highest sample / end (MiB)",
+      (r) => `${fmt(r.heapStartMb)} / ${fmt(r.heapPeakMb)} / ${fmt(r.heapEndMb)}`,
+    ],
     ["open handles start", (r) => handles(r.handlesStart)],
     ["open handles end", (r) => handles(r.handlesEnd)],
     ["server sessions peak / end", (r) => `${r.sessionsPeak} / ${r.sessionsEnd}`],

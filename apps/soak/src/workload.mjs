@@ -73,6 +73,8 @@ async function open(target, name, scan, tally) {
         return { action: "accept", content: { nonce } };
       },
     },
+    // A call that never ends is an error worth seeing, not a soak that never ends.
+    requestTimeout: 15_000,
     ...(target.era ? { versionNegotiation: target.era } : {}),
   });
   if (target.kind === "stdio") {
