@@ -114,7 +114,11 @@ describe("client fault battery", () => {
     const baseline = resources();
     for (const era of ["modern", "legacy"] as const) {
       const server = slowServer();
-      const handle = await listen({ connect: (t) => server.connect(t) });
+      const handle = await listen({
+        connect: async (t) => {
+          await server.connect(t);
+        },
+      });
       const client = createClient({ name: "faults", version: "1", versionNegotiation: era });
       await client.connect(
         createStreamableHttpClientTransport({
@@ -212,7 +216,11 @@ describe("client fault battery", () => {
 
   it("a legacy session the server forgot (404): the client initializes again once and the call succeeds", async () => {
     const server = slowServer();
-    const handle = await listen({ connect: (t) => server.connect(t) });
+    const handle = await listen({
+        connect: async (t) => {
+          await server.connect(t);
+        },
+      });
     cleanup.push(() => handle.close());
     const client = createClient({ name: "faults", version: "1", versionNegotiation: "legacy" });
     cleanup.push(() => client.close());
