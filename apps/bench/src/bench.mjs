@@ -6,6 +6,7 @@ import { bundleSize } from "./bundle-size.mjs";
 import { detectPinning } from "./pin.mjs";
 import { appDir, programPath, runProgram, serverCommand, startHttpServer } from "./procs.mjs";
 import { buildReport } from "./report.mjs";
+import { measureScaleOut, redisUnreachable, SCALE_OUT_SCENARIO } from "./scale-out.mjs";
 import { buildTables, IMPLS, IMPORTS, profile } from "./scenarios.mjs";
 import { measureSizes } from "./sizes.mjs";
 import { median, rotate } from "./stats.mjs";
@@ -43,7 +44,14 @@ export async function runBench(options = {}) {
     notes.push(`mcpkit left out: ${missing}.`);
   }
   const pin = detectPinning();
-  const tables = buildTables({ smoke, impls, only: options.only });
+  let tables = buildTables({ smoke, impls, only: options.only });
+  if (tables.some((t) => t.scaleOut)) {
+    const why = await redisUnreachable();
+    if (why) {
+      tables = tables.filter((t) => !t.scaleOut);
+      notes.push(`scenario ${SCALE_OUT_SCENARIO} (scale-out) left out: Redis unreachable (${why}).`);
+    }
+  }
   // --duration stretches every timed window (useful with --profile, so steady state outweighs start-up).
   if (options.durationMs) {
     for (const t of tables)
@@ -148,6 +156,7 @@ async function measure(c, pin, smoke, flags) {
   try {
     if (c.kind === "import") return await importTime(c, pin, flags);
     if (c.kind === "bundle") return await bundleSize(c);
+    if (c.kind === "scale-out") return await measureScaleOut(c, pin, flags, client);
     if (c.transport === "stdio") {
       const server = serverCommand(c.impl, { transport: "stdio", tools: c.tools }, pin, flags);
       return await client({ transport: "stdio", era: c.era, server, workload: c.workload });

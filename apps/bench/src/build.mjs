@@ -18,9 +18,12 @@ function newestMtime(dir) {
   return newest;
 }
 
+// What mcpkit's bench programs import: client, server and transports, and (scenario 10) @mcpkit/redis.
+const BENCH_ROOTS = ["client", "server", "transport-stdio", "transport-http", "redis"];
+
 /** The mcpkit packages whose dist is missing or older than their src or package.json. */
 export function staleBuilds() {
-  return mcpkitClosure().filter((dir) => {
+  return mcpkitClosure(BENCH_ROOTS).filter((dir) => {
     const pkg = path.join(repo, "packages", dir);
     const dist = path.join(pkg, "dist", "index.js");
     if (!existsSync(dist)) return true;
@@ -34,8 +37,16 @@ export function staleBuilds() {
 /** Builds (tsup, through pnpm) every mcpkit package the bench needs whose dist is missing or stale. */
 export function ensureBuilt() {
   const stale = staleBuilds();
-  if (stale.length === 0) return;
-  process.stderr.write(`building ${stale.map((d) => `@mcpkit/${d}`).join(", ")} (dist missing or stale)…\n`);
   const filters = stale.flatMap((d) => ["--filter", `./packages/${d}`]);
+  // Scenario 10's proxy: the cluster demo's bundle (it bundles its sources, so no package build first).
+  const demo = path.join(repo, "apps", "cluster-demo");
+  const proxy = path.join(demo, "dist", "proxy.js");
+  if (!existsSync(proxy) || newestMtime(path.join(demo, "src")) > statSync(proxy).mtimeMs) {
+    filters.push("--filter", "./apps/cluster-demo");
+  }
+  if (filters.length === 0) return;
+  process.stderr.write(
+    `building ${filters.filter((_, i) => i % 2 === 1).join(", ")} (dist missing or stale)…\n`,
+  );
   execFileSync("pnpm", [...filters, "run", "build"], { cwd: repo, stdio: ["ignore", 2, 2] });
 }

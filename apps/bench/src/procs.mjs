@@ -84,10 +84,13 @@ export function startHttpServer(
   impl,
   spec,
   pin,
-  { timeoutMs = 20_000, env = process.env, nodeFlags = [] } = {},
+  { timeoutMs = 20_000, env = process.env, nodeFlags = [], command: argv } = {},
 ) {
   // nodeFlags: `--profile` makes HTTP servers write CPU profiles too (they exit cleanly on SIGTERM).
-  const { command, args } = serverCommand(impl, spec, pin, nodeFlags);
+  // argv: another program that announces its port the same way (the scale-out rows' proxy).
+  const { command, args } = argv
+    ? { command: argv[0], args: argv.slice(1) }
+    : serverCommand(impl, spec, pin, nodeFlags);
   return new Promise((resolve, reject) => {
     const child = spawn(command, args, {
       cwd: appDir,

@@ -1,6 +1,7 @@
 // The Markdown report: one table per scenario (medians with min–max over rounds, ratios to official v1 and
 // share of the raw limit), installed sizes, and the issue's targets checked for mcpkit.
 import { bundleTableMarkdown } from "./bundle-size.mjs";
+import { scaleOutMarkdown } from "./scale-out.mjs";
 import { median } from "./stats.mjs";
 
 const MIB = 1024 * 1024;
@@ -91,6 +92,7 @@ export function summarize(tables) {
 
 function tableMarkdown(t, rows) {
   if (t.metric === "bytes") return bundleTableMarkdown(t);
+  if (t.scaleOut) return scaleOutMarkdown(t, rows);
   const lines = [`### ${t.title}`, ""];
   if (t.metric === "rate") {
     const base = t.paired;

@@ -1,4 +1,5 @@
 import { bundleCases } from "./bundle-size.mjs";
+import { scaleOutTable } from "./scale-out.mjs";
 
 // The scenarios of issue 9, as tables of cases. A case is one row: one implementation (and era / reply
 // format) measured once per round in fresh processes. Rows of a table rotate their order every round.
@@ -172,6 +173,13 @@ export function buildTables({ smoke, impls = IMPLS, only }) {
       metric: "ms",
       cases: impls.map((impl) => ({ impl, label: impl, kind: "import", side, reps: p.importReps })),
     });
+  }
+  if (impls.includes("mcpkit")) {
+    add(
+      scaleOutTable(
+        httpEcho({ clients: 50, durationMs: smoke ? p.durationMs : 1000, maxCalls: p.manyMaxCalls }),
+      ),
+    );
   }
   add({
     id: "s9",

@@ -40,7 +40,7 @@ function officialSpecs(impl) {
 const MCPKIT_ROOTS = ["client", "server", "transport-stdio", "transport-http"];
 
 /** The workspace packages (folder names) mcpkit's client and server need, following `workspace:` deps. */
-export function mcpkitClosure() {
+export function mcpkitClosure(roots = MCPKIT_ROOTS) {
   const byName = new Map();
   for (const dir of readdirSync(path.join(repo, "packages"))) {
     const file = path.join(repo, "packages", dir, "package.json");
@@ -55,7 +55,7 @@ export function mcpkitClosure() {
       if (String(range).startsWith("workspace:") && byName.has(name)) visit(byName.get(name));
     }
   };
-  for (const r of MCPKIT_ROOTS) visit(r);
+  for (const r of roots) visit(r);
   return [...seen].sort();
 }
 

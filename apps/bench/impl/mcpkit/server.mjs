@@ -1,6 +1,7 @@
 // mcpkit server (@mcpkit/server, built dist): one registry built once with plain JSON Schema tool inputs,
 // served over stdio (serveStdio from @mcpkit/transport-stdio) or Streamable HTTP (listen from
-// @mcpkit/transport-http/node; both eras on one endpoint, JSON or SSE replies as the spec says).
+// @mcpkit/transport-http/node; both eras on one endpoint, JSON or SSE replies as the spec says), with
+// `spec.store: "redis"` on the Redis stores of @mcpkit/redis (scenario 10).
 import { createServer } from "@mcpkit/server";
 import { listen } from "@mcpkit/transport-http/node";
 import { serveStdio } from "@mcpkit/transport-stdio";
@@ -27,7 +28,19 @@ for (const name of fillerNames(spec.tools)) {
 if (spec.transport === "stdio") {
   await serveStdio((transport) => server.connect(transport));
 } else {
+  // Scenario 10: the Redis stores (tasks, bus, key ring to the server; event and session stores to the
+  // handler), loaded only then.
+  const store =
+    spec.store === "redis"
+      ? await (await import("@mcpkit/redis")).redisStore({
+          url: spec.redisUrl,
+          prefix: spec.prefix,
+          stateKeys: "bench",
+        })
+      : undefined;
+  if (store) server.useStores(store);
   const handle = await listen({
+    ...(store ? { eventStore: store.eventStore, sessionStore: store.sessionStore } : {}),
     port: 0,
     connect: (transport) => server.connect(transport),
     preferJson: spec.reply === "json",
