@@ -14,12 +14,13 @@ import {
   browserCell,
   clientCell,
   conformanceCell,
+  docsCell,
   serverCell,
   startRuntimeServer,
   stdioCell,
 } from "./runner/cells.mjs";
 import { freePort } from "./runner/processes.mjs";
-import { runtimes } from "./runner/runtimes.mjs";
+import { runtimes, versionOf } from "./runner/runtimes.mjs";
 
 function option(name) {
   const i = process.argv.indexOf(name);
@@ -44,12 +45,15 @@ const ROWS = [
   { id: "conformance", label: "official conformance suite, server, both revisions" },
   { id: "client", label: "client: @mcpkit/client + HTTP transport, both eras" },
   { id: "stdio", label: "stdio: spawnStdioTransport / serveStdio with Node" },
+  { id: "docs", label: "apps/docs example for the runtime, as documented" },
 ];
 const applies = {
   server: (rt) => rt.kind !== "browser",
   conformance: (rt) => rt.kind !== "browser",
   client: () => true,
   stdio: (rt) => rt.kind !== "workerd" && rt.kind !== "browser",
+  // The browser example's API is the browser cell's own; Node's examples are the rest of apps/docs.
+  docs: (rt) => rt.kind === "bun" || rt.kind === "deno" || rt.kind === "workerd",
 };
 
 const started = Date.now();
@@ -107,6 +111,7 @@ for (const rt of selected) {
     jobs.push(async () => set("client", rt, await clientCell(rt, shared.url)));
   }
   if (applies.stdio(rt)) jobs.push(async () => set("stdio", rt, await stdioCell(rt, node20)));
+  if (applies.docs(rt)) jobs.push(async () => set("docs", rt, await docsCell(rt, node20)));
 }
 
 // Two at a time: the machine has two cores, and a runtime's server and our client share them.
@@ -152,8 +157,8 @@ for (const row of ROWS) {
   });
   console.log(`${row.label.padEnd(width)} | ${cells.join(" | ")}`);
 }
-const versions = selected.map((rt) => `${rt.label}: ${rt.bin}`);
-console.log(`\n${versions.join("\n")}`);
+console.log("");
+for (const rt of selected) console.log(`${rt.label.padEnd(8)} ${versionOf(rt)}  (${rt.bin})`);
 const json = option("--json");
 if (json) writeFileSync(json, `${JSON.stringify(Object.fromEntries(results), null, 2)}\n`);
 console.log(`\nruntimes: ${passed} passed, ${failed} failed, ${skipped} skipped`);

@@ -7,6 +7,8 @@ import { appDir } from "./runtimes.mjs";
 
 export const distDir = path.join(appDir, "dist");
 const entry = (name) => path.join(appDir, "src", "entries", `${name}.ts`);
+// The runtime examples of the docs app, run as they are documented (the docs cell).
+const example = (name) => path.join(appDir, "..", "docs", "examples", "runtimes", `${name}.ts`);
 // Bundled CommonJS dependencies (ajv) call require(): Node, Bun and Deno all provide node:module.
 const REQUIRE_BANNER =
   "import { createRequire as __mcpkitRequire } from 'node:module'; const require = __mcpkitRequire(import.meta.url);";
@@ -20,13 +22,18 @@ export async function bundleAll() {
     build({
       ...common,
       entryPoints: [
-        "server-node",
-        "server-bun",
-        "server-deno",
-        "client-http",
-        "stdio-server",
-        "stdio-client",
-      ].map((name) => ({ in: entry(name), out: name })),
+        ...[
+          "server-node",
+          "server-bun",
+          "server-deno",
+          "client-http",
+          "stdio-server",
+          "stdio-client",
+          "docs-check",
+        ].map((name) => ({ in: entry(name), out: name })),
+        { in: example("deno-server"), out: "docs-deno-server" },
+        { in: example("bun-server"), out: "docs-bun-server" },
+      ],
       platform: "node",
       format: "esm",
       target: "node20",
@@ -36,7 +43,10 @@ export async function bundleAll() {
     // workerd: no Node built-ins (no nodejs_compat flag), the Web platform only.
     build({
       ...common,
-      entryPoints: ["worker-server", "worker-client"].map((name) => ({ in: entry(name), out: name })),
+      entryPoints: [
+        ...["worker-server", "worker-client"].map((name) => ({ in: entry(name), out: name })),
+        { in: example("worker"), out: "docs-worker" },
+      ],
       platform: "neutral",
       format: "esm",
       target: "es2022",

@@ -29,7 +29,8 @@ function eraCell(reports, what, log = "") {
   const bad = reports.filter((r) => !r.ok);
   if (bad.length === 0) {
     const served = reports[0]?.checks.find((c) => c.startsWith("served by "));
-    const counts = reports.map((r) => `${r.era} ${r.checks.length - 1} checks`).join(", ");
+    const counted = (r) => r.checks.filter((c) => !c.startsWith("served by ")).length;
+    const counts = reports.map((r) => `${r.era} ${counted(r)} checks`).join(", ");
     return pass(`${what}: ${counts}${served ? ` (${served})` : ""}`);
   }
   return fail(`${what}: ${bad.map((r) => `${r.era}: ${r.error}`).join("; ")}`, log.slice(-3000));
@@ -86,6 +87,33 @@ export async function startRuntimeServer(rt, origin) {
   const entry = { node: "server-node.mjs", bun: "server-bun.mjs", deno: "server-deno.mjs" }[rt.kind];
   const server = await startServer(rt.command(script(entry)), port, { env });
   return { url: `http://127.0.0.1:${port}/mcp`, stop: server.stop, output: server.output };
+}
+
+/**
+ * Docs cell: the runtime's example of apps/docs (examples/runtimes: a Deno server, a Bun server, a worker),
+ * started as documented, checked by our Node 20 client in both eras.
+ */
+export async function docsCell(rt, node20) {
+  const port = await freePort();
+  let server;
+  let cleanup = () => {};
+  try {
+    if (rt.kind === "workerd") {
+      const made = workerdCommand(rt, "docs-worker.mjs", port);
+      cleanup = made.cleanup;
+      server = await startServer(made.argv, port);
+    } else {
+      const example = rt.kind === "deno" ? "docs-deno-server.mjs" : "docs-bun-server.mjs";
+      server = await startServer(rt.command(script(example)), port, { env: { PORT: String(port) } });
+    }
+    const run = await runToEnd(node20.command(script("docs-check.mjs"), [`http://127.0.0.1:${port}/mcp`]));
+    return reportCell(run, "example checked by Node 20");
+  } catch (error) {
+    return fail(String(error).slice(0, 500));
+  } finally {
+    await server?.stop();
+    cleanup();
+  }
 }
 
 /** Server cell: our Node 20 client, both eras, against `rt`'s server at `url`. */

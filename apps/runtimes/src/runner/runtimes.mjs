@@ -1,5 +1,6 @@
 // The runtimes of the table and how to start a script on each: the binaries come from this app's pinned
 // devDependencies (the machine's own Node for Node 20), found without any npm bin shim in between.
+import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -81,4 +82,11 @@ export function runtimes() {
     { id: "workerd", label: "workerd", kind: "workerd", bin: workerd },
     { id: "browser", label: "Chromium", kind: "browser", bin: "/usr/bin/chromium" },
   ];
+}
+
+/** `rt`'s version as it reports it (one line), or `?`. */
+export function versionOf(rt) {
+  const run = spawnSync(rt.bin, ["--version"], { encoding: "utf8", timeout: 10_000 });
+  const line = `${run.stdout ?? ""}`.split("\n")[0]?.trim();
+  return line || "?";
 }
