@@ -18,7 +18,8 @@ export type Command = (typeof COMMANDS)[number];
 export type CliTarget =
   | { kind: "url"; url: string }
   | { kind: "command"; command: string; args: string[] }
-  | { kind: "config"; file: string; server: string };
+  /** Without `server` (`--config FILE` alone) the CLI names the file's servers (a usage error, exit 2). */
+  | { kind: "config"; file: string; server: string | undefined };
 
 /** A parsed command line. */
 export interface CliArgs {
@@ -44,6 +45,8 @@ export interface CliArgs {
   clientId?: string;
   clientSecret?: string;
   timeout?: number;
+  /** `--connect-timeout MS`: bound on the handshake (default: `--timeout` when given, else the client's). */
+  connectTimeout?: number;
 }
 
 /** A command line the CLI cannot act on; its message is the one line the user sees. */
@@ -147,6 +150,14 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         out.timeout = ms;
         break;
       }
+      case "--connect-timeout": {
+        const raw = value(token);
+        const ms = Number(raw);
+        if (!(ms > 0))
+          throw new UsageError(`--connect-timeout expects a positive number of milliseconds, got ${raw}`);
+        out.connectTimeout = ms;
+        break;
+      }
       case "--config":
         configFile = value(token);
         break;
@@ -192,7 +203,6 @@ export function parseArgs(argv: readonly string[]): CliArgs {
 
   if (configFile !== undefined || configServer !== undefined) {
     if (configFile === undefined) throw new UsageError("--server needs --config FILE");
-    if (configServer === undefined) throw new UsageError("--config needs --server NAME");
     out.target = { kind: "config", file: configFile, server: configServer };
   } else if (tail.length > 0) {
     out.target = { kind: "command", command: tail[0]!, args: tail.slice(1) };

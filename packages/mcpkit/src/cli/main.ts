@@ -5,6 +5,8 @@ import type { Client } from "@mcpkit/client";
 import { selectServer } from "../config.js";
 import { type ConnectTarget, type ConnectTargetOptions, connect } from "../connect.js";
 import { type CliArgs, type Command, coerceArgs, parseArgs, UsageError } from "./args.js";
+import { errorText } from "./error-text.js";
+import { parameterList } from "./parameters.js";
 import { renderProgress } from "./progress.js";
 import { listSkillsCommand, showSkillCommand } from "./skills.js";
 
@@ -43,11 +45,14 @@ Options:
   --oauth [--client-id ID [--client-secret S]]  sign in to a protected server (opens a loopback redirect)
                                 the login is kept in ~/.config/mcpkit/tokens.json (0600; XDG_CONFIG_HOME,
                                 MCPKIT_CONFIG_DIR move it) and refreshed; \`mcpkit logout\` forgets it
-  --timeout MS                  per-request timeout           -v, --verbose  error detail
+  --timeout MS                  per-request timeout (and the handshake's, unless --connect-timeout)
+  --connect-timeout MS          bound on connecting and the handshake (default 30000)
+  -v, --verbose                 error detail and the server's stderr
   -h, --help                    help (also: mcpkit <command> --help)    -V, --version`,
   inspect:
     "mcpkit inspect <target> [--json]\n  Prints the server's name, version, era, protocol version, capabilities, instructions and the number of tools, resources, templates and prompts.",
-  tools: "mcpkit tools <target> [--json]\n  Lists the server's tools with their descriptions (all pages).",
+  tools:
+    "mcpkit tools <target> [--json]\n  Lists the server's tools (all pages): name, parameters (name?: type; ? when optional) and description. --json prints the tools as the server sent them.",
   resources: "mcpkit resources <target> [--json]\n  Lists the server's resources (all pages).",
   templates: "mcpkit templates <target> [--json]\n  Lists the server's resource templates (all pages).",
   prompts: "mcpkit prompts <target> [--json]\n  Lists the server's prompts and their arguments.",
@@ -68,10 +73,14 @@ function out(io: CliIo, text: string): void {
 }
 
 async function resolveTarget(args: CliArgs, io: CliIo): Promise<[ConnectTarget, ConnectTargetOptions]> {
-  const options: ConnectTargetOptions = { stderr: args.verbose ? "inherit" : "ignore" };
+  // Without -v a server's stderr is not shown, but a callback keeps its last lines: a server that dies
+  // at start is reported with them (its "Cannot find module …" is the cause a user needs to see).
+  const options: ConnectTargetOptions = { stderr: args.verbose ? "inherit" : () => {} };
   if (Object.keys(args.headers).length > 0) options.headers = args.headers;
   if (args.bearerToken !== undefined) options.bearerToken = args.bearerToken;
   if (args.timeout !== undefined) options.requestTimeout = args.timeout;
+  const connectTimeout = args.connectTimeout ?? args.timeout;
+  if (connectTimeout !== undefined) options.connectTimeout = connectTimeout;
   const target = args.target!;
   if (target.kind === "url") {
     if (args.oauth) options.oauth = await oauthFor(target.url, args, io);
@@ -85,7 +94,19 @@ async function resolveTarget(args: CliArgs, io: CliIo): Promise<[ConnectTarget, 
   } catch (error) {
     throw new UsageError(`cannot read config ${target.file}: ${(error as Error).message}`);
   }
-  const server = selectServer(parsed, target.server, io.env);
+  if (target.server === undefined) {
+    const names = serverNames(parsed);
+    throw new UsageError(
+      `--config needs --server NAME (${target.file} has: ${names.length > 0 ? names.join(", ") : "no servers"})`,
+    );
+  }
+  let server: ReturnType<typeof selectServer>;
+  try {
+    server = selectServer(parsed, target.server, io.env);
+  } catch (error) {
+    // A name that is not in the file is the user's to fix: a usage error, like every other.
+    throw new UsageError(`${target.file}: ${(error as Error).message}`);
+  }
   if ("url" in server) {
     if (server.headers) options.headers = { ...server.headers, ...options.headers };
     return [server.url, options];
@@ -99,6 +120,13 @@ async function resolveTarget(args: CliArgs, io: CliIo): Promise<[ConnectTarget, 
     },
     options,
   ];
+}
+
+/** The server names of a parsed `mcpServers` / `servers` config file (none when it has neither). */
+function serverNames(config: unknown): string[] {
+  const record = (typeof config === "object" && config !== null ? config : {}) as Record<string, unknown>;
+  const servers = record.mcpServers ?? record.servers;
+  return typeof servers === "object" && servers !== null ? Object.keys(servers) : [];
 }
 
 // The loopback listener of the CLI's sign-in, closed when the command ends.
@@ -177,7 +205,11 @@ async function run(client: Client, args: CliArgs, io: CliIo): Promise<number> {
       const tools = await client.listTools();
       out(
         io,
-        args.json ? JSON.stringify(tools, null, 2) : table(tools.map((t) => [t.name, t.description ?? ""])),
+        args.json
+          ? JSON.stringify(tools, null, 2)
+          : table(
+              tools.map((t) => [t.name, `${parameterList(t.inputSchema)} ${t.description ?? ""}`.trim()]),
+            ),
       );
       return 0;
     }
@@ -331,14 +363,16 @@ export async function main(argv: readonly string[], io: CliIo): Promise<number> 
   }
   if (args.command === "logout") return logout(args, io);
   let client: (Client & AsyncDisposable) | undefined;
+  let commandLine: string | undefined;
   try {
     const [target, options] = await resolveTarget(args, io);
+    if (typeof target === "object" && "command" in target)
+      commandLine = [target.command, ...(target.args ?? [])].join(" ");
     client = await connect(target, options);
     return await run(client, args, io);
   } catch (error) {
     const e = error as Error & { code?: number; cause?: unknown };
-    const code = typeof e.code === "number" ? ` (${e.code})` : "";
-    io.stderr.write(`mcpkit: ${e.message}${code}\n`);
+    io.stderr.write(`mcpkit: ${errorText(error, commandLine)}\n`);
     if (args.verbose) {
       io.stderr.write(`${e.stack ?? ""}\n`);
       if (e.cause) io.stderr.write(`caused by: ${String((e.cause as Error).stack ?? e.cause)}\n`);
