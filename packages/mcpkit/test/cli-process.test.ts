@@ -76,14 +76,6 @@ beforeAll(async () => {
   running = await serve(server, { transport: "http", port: 0, block: false, onListening: () => {} });
   base = running.url.replace(/\/mcp$/, "");
 });
-  legacyOnly = await serve(legacy, {
-    transport: "http",
-    port: 0,
-    block: false,
-    eras: "legacy",
-    onListening: () => {},
-  });
-});
 
 afterAll(async () => {
   await running?.close();
