@@ -214,6 +214,16 @@ const exact: Record<string, string[]> = {
     "AS grant: jwt-bearer from client docs-agent for ada",
     "tool says: hello ada",
   ],
+  "skills.ts": [
+    'extension: {"io.modelcontextprotocol/skills":{"directoryRead":true}}',
+    "skill release-notes: skill://release-notes/SKILL.md (173 B), skill://release-notes/references/STYLE.md (43 B)",
+    "skill csv-cleanup: skill://csv-cleanup/SKILL.md (118 B), skill://csv-cleanup/scripts/clean.py (17 B)",
+    "release-notes body: List the merged pull requests, group them as in references/STYLE.md, one line each.",
+    "STYLE.md: Groups: Added, Changed, Fixed. Past tense.",
+    "csv-cleanup license: MIT",
+    "skill://csv-cleanup holds: skill://csv-cleanup/SKILL.md text/markdown, skill://csv-cleanup/scripts inode/directory",
+    "refused: the digest of skill://release-notes/SKILL.md differs from its entry",
+  ],
   "mrtr.ts": [
     "round 1 resultType: input_required",
     'round 1 asks: {"size":{"method":"elicitation/create","params":{"message":"Which size?","requestedSchema":{"type":"object","properties":{"size":{"type":"string"}}}}}}',
