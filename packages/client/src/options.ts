@@ -15,12 +15,14 @@ import type { InputHandlers } from "./input.js";
 import { checkTimeout, type RequestConfig } from "./request-config.js";
 import type { ResponseCacheOptions } from "./response-cache.js";
 import type { SubscriptionNotification } from "./subscription.js";
+import type { ClientObservability } from "./telemetry.js";
+import type { OutputValidation } from "./tool-call.js";
 
 /** How {@link Client.connect} picks the protocol era. */
 export type VersionNegotiation = "auto" | "modern" | "legacy";
 
-/** Options of {@link createClient}. */
-export interface ClientOptions {
+/** Options of {@link createClient}; `telemetry`, `trace` and `onMessage` are in {@link ClientObservability}. */
+export interface ClientOptions extends ClientObservability {
   /** The client's name, sent as `clientInfo` (legacy `initialize`, modern `_meta`). */
   name: string;
   version: string;
@@ -101,6 +103,12 @@ export interface ClientOptions {
    * the outputSchema cannot be used.
    */
   validator?: JsonSchemaValidator;
+  /**
+   * What a `structuredContent` that does not match the tool's `outputSchema` does: `error` (default)
+   * throws `OutputValidationError`, `warn` reports it to `onError` and returns the result, `off` skips the
+   * check. A call can override it (`callTool(name, args, { outputValidation })`).
+   */
+  outputValidation?: OutputValidation;
 }
 
 /** Options of {@link Client.connect}. */

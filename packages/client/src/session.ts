@@ -1,17 +1,20 @@
 import { ConnectionClosedError, createPeer, type Peer, type Transport } from "@mcpkit/jsonrpc";
+import type { McpTelemetry } from "@mcpkit/protocol";
 import {
   allowsBatches,
   type ClientCapabilities,
+  type DiscoverResult,
   type Implementation,
   type ProtocolEra,
   type ServerCapabilities,
   TASKS_EXTENSION_ID,
 } from "@mcpkit/protocol";
-import { answerInputRequest } from "./input.js";
+import { answerInputRequest, type InputHandlers } from "./input.js";
 import { isObject } from "./internal/util.js";
 import { wrapTransport } from "./internal/wire.js";
 import type { ClientSettings } from "./options.js";
 import type { SubscriptionControl } from "./subscription.js";
+import { clientTelemetry, observeSession } from "./telemetry.js";
 
 /** The server-to-client requests an input handler answers, by handler. */
 const INPUT_METHODS = [
@@ -50,6 +53,8 @@ export class Session {
   serverInfo: Implementation | undefined = undefined;
   serverCapabilities: ServerCapabilities = {};
   instructions: string | undefined = undefined;
+  /** The whole `server/discover` result (modern era), as the server sent it. */
+  discovery: DiscoverResult | undefined = undefined;
   dead = false;
   closeReason: Error | undefined = undefined;
   /** The message of the first input that was not a JSON value (quoted by a connect timeout). */
@@ -64,7 +69,7 @@ export class Session {
   reinit: Promise<void> | undefined = undefined;
   readonly #settings: ClientSettings;
 
-  constructor(inner: Transport, hooks: SessionHooks) {
+  constructor(inner: Transport, hooks: SessionHooks, telemetry?: McpTelemetry) {
     const settings = hooks.settings;
     this.#settings = settings;
     this.inner = inner;
@@ -72,7 +77,12 @@ export class Session {
     this.headers = traits?.perRequestHeaders === true;
     this.httpLike = this.headers || traits?.perRequestStream === true;
     this.version = settings.preferredModern;
-    const wire = wrapTransport(inner, {
+    // The wire trace and OpenTelemetry: nothing at all when neither is on.
+    const observation = observeSession(settings.options, telemetry, inner, {
+      era: () => this.era,
+      version: () => this.version,
+    });
+    const wire = wrapTransport(observation.transport, {
       era: () => this.era,
       refuse: () => (hooks.closing() ? new ConnectionClosedError("The client is closing") : undefined),
       explicitCancel: (method) => this.era === "legacy" && method !== "initialize",
@@ -85,7 +95,10 @@ export class Session {
       batches: false,
       timeout: settings.requestConfig.timeout ?? 60_000,
       onError: settings.onError,
+      observer: observation.observer,
       onClose: (reason) => {
+        if (observation.facts !== undefined)
+          telemetry?.endSession(observation.started, observation.facts, reason);
         this.dead = true;
         this.closeReason = reason;
         const error = reason ?? new ConnectionClosedError("The connection to the server closed");
@@ -97,9 +110,11 @@ export class Session {
     this.peer = peer;
     peer.onRequest("ping", () => ({}));
     const handlers = settings.handlers;
-    // A handler the app gave answers its server request (legacy era; modern servers ask through MRTR).
+    // A declared capability answers its server request (legacy era; modern servers ask through MRTR) with
+    // the handler set now: `setHandlers()` may give or replace it after connecting.
+    const declared = declaredHandlers(settings);
     for (const [kind, method] of INPUT_METHODS) {
-      if (!handlers[kind]) continue;
+      if (!declared[kind]) continue;
       peer.onRequest(method, (params, ctx) =>
         answerInputRequest(
           handlers,
@@ -128,9 +143,23 @@ export class Session {
   }
 }
 
+/**
+ * The input capabilities the client declared at `createClient`: a handler given there, or the capability
+ * itself in `capabilities` (for a handler set later with `setHandlers`). What is declared never changes:
+ * a handler set after creation answers only a capability declared here.
+ */
+export function declaredHandlers(settings: ClientSettings): Record<keyof InputHandlers, boolean> {
+  const { handlers, capabilities } = settings.options;
+  return {
+    elicitation: handlers?.elicitation !== undefined || capabilities?.elicitation !== undefined,
+    sampling: handlers?.sampling !== undefined || capabilities?.sampling !== undefined,
+    roots: handlers?.roots !== undefined || capabilities?.roots !== undefined,
+  };
+}
+
 /** Creates a session on `inner` and starts its peer. */
 export async function startSession(inner: Transport, hooks: SessionHooks): Promise<Session> {
-  const session = new Session(inner, hooks);
+  const session = new Session(inner, hooks, await clientTelemetry(hooks.settings.options));
   await session.peer.start();
   return session;
 }
@@ -144,7 +173,8 @@ export function declaredCapabilities(
   era: ProtocolEra,
   version: string,
 ): ClientCapabilities {
-  const { options, handlers } = settings;
+  const { options } = settings;
+  const handlers = declaredHandlers(settings);
   const caps: ClientCapabilities = structuredClone(options.capabilities ?? {});
   if (handlers.elicitation && !caps.elicitation) {
     // Modes arrived in 2025-11-25; before that an empty object meant form elicitation.

@@ -127,7 +127,7 @@ export interface PeerOptions {
    * Told of every request and notification both ways (tracing, metrics): see {@link PeerObserver}. Read
    * once at construction; without one the peer does no observation work at all.
    */
-  observer?: PeerObserver;
+  observer?: PeerObserver | undefined;
 }
 
 /** A JSON-RPC endpoint over a {@link Transport}: correlates requests and responses, both ways. */

@@ -53,6 +53,25 @@ export {
   skillNameProblem,
   skillUriParts,
 } from "./skills.js";
+export {
+  type ConnectionFacts,
+  errorType,
+  loadOpenTelemetry,
+  MCP_DURATION_BUCKETS,
+  McpTelemetry,
+  type OpenTelemetryApi,
+  type OtelHistogram,
+  type OtelMeter,
+  type OtelMeterProvider,
+  type OtelSpan,
+  type OtelTracer,
+  type OtelTracerProvider,
+  resolveTelemetry,
+  SPAN_STATUS_ERROR,
+  SpanKindValue,
+  type TelemetryAttributes,
+  type TelemetryOption,
+} from "./telemetry.js";
 export { MAX_TOOL_NAME_LENGTH, toolNameProblem } from "./tool-names.js";
 export type {
   Annotations,

@@ -15,6 +15,7 @@ import {
   type SharedSession,
   type SharedSessionCarrier,
 } from "./shared-session.js";
+import { observeConnection, serverTelemetry } from "./telemetry.js";
 
 /** One connection of a {@link Server}: a legacy session, or a carrier of modern requests. */
 export interface ServerConnection {
@@ -85,17 +86,24 @@ export async function connect(core: ServerCore, transport: Transport): Promise<S
   // A session kept in a shared store (several instances): one property read, undefined everywhere else.
   const shared = (transport as SharedSessionCarrier).sharedSession;
   const connections = core.connections;
+  // Resolved once per server, then synchronous: a modern HTTP request waits for nothing here.
+  const known = serverTelemetry(core.options);
+  const telemetry = known instanceof Promise ? await known : known;
+  const observation = observeConnection(core.options, telemetry, transport, conn);
+  const closed = observation.closed;
   const peerOptions: Parameters<typeof createPeer>[1] = {
     // No batches until a session negotiates a revision that has them (see initialize).
     batches: false,
     onError: core.reportUnexpected,
-    onClose: () => {
+    onClose: (reason) => {
       connections.delete(conn);
+      closed?.(reason);
     },
   };
+  if (observation.observer !== undefined) peerOptions.observer = observation.observer;
   if (core.options.requestTimeout !== undefined) peerOptions.timeout = core.options.requestTimeout;
   if (shared !== undefined) peerOptions.requestIdPrefix = shared.requestIdPrefix;
-  const peer = createPeer(transport, peerOptions);
+  const peer = createPeer(observation.transport, peerOptions);
   conn.peer = peer;
   if (shared !== undefined) adoptSharedSession(conn, shared);
   peer.onNotification("notifications/initialized", () => {

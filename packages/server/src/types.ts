@@ -30,6 +30,7 @@ import type { NotificationBus } from "./notification-bus.js";
 import type { SkillsOptions } from "./skills.js";
 import type { InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./standard-schema.js";
 import type { TaskStore } from "./tasks.js";
+import type { ServerObservability } from "./telemetry.js";
 
 /** A schema given to the server: a JSON Schema object (2020-12 by default, draft-07 accepted) or any Standard Schema. */
 export type SchemaInput = JsonSchema | StandardSchemaV1;
@@ -45,8 +46,8 @@ export interface ServerLogger {
   error(message: string, error?: unknown): void;
 }
 
-/** Options of {@link createServer}. */
-export interface ServerOptions {
+/** Options of {@link createServer}; `telemetry`, `trace` and `onMessage` are in {@link ServerObservability}. */
+export interface ServerOptions extends ServerObservability {
   /** Programmatic name, sent as `serverInfo.name`. */
   name: string;
   version: string;
