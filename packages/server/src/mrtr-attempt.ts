@@ -44,13 +44,16 @@ export class MrtrAttempt {
     readonly answers: Record<string, unknown>,
     /** The values `ctx.state.set` stored in an earlier attempt. */
     readonly values: Record<string, unknown> | undefined,
+    /** The caller's principal (`ownerOf` its auth info); a `requestState` opens only for the same one. */
+    readonly principal: string | undefined,
   ) {}
 
   /**
    * Opens the attempt of a request from its `inputResponses` and `requestState`. Synchronous unless there
    * is a `requestState` to open (the common first attempt allocates no promise).
    * @throws McpError -32602 for `inputResponses` that is not an object, or a `requestState` that is
-   * forged, expired or was issued for another method, target or arguments (the reason is not told).
+   * forged, expired, sealed by a key not in the ring, or was issued for another method, target, arguments
+   * or principal (the reason is not told).
    */
   static open(
     sealer: RequestStateSealer,
@@ -58,18 +61,19 @@ export class MrtrAttempt {
     target: string,
     args: unknown,
     p: Params,
+    principal?: string,
   ): MrtrAttempt | Promise<MrtrAttempt> {
     const responses = p.inputResponses;
     if (responses !== undefined && !isObject(responses)) {
       throw McpError.invalidParams("inputResponses must be an object keyed by input request");
     }
     if (p.requestState === undefined) {
-      return new MrtrAttempt(sealer, method, target, args, responses ?? NO_ANSWERS, undefined);
+      return new MrtrAttempt(sealer, method, target, args, responses ?? NO_ANSWERS, undefined, principal);
     }
-    return sealer.open(p.requestState, method, target, args).then((opened) => {
+    return sealer.open(p.requestState, method, target, args, principal).then((opened) => {
       if (opened === undefined) throw McpError.invalidParams("Invalid requestState");
       const answers = { ...opened.answers, ...responses };
-      return new MrtrAttempt(sealer, method, target, args, answers, opened.values);
+      return new MrtrAttempt(sealer, method, target, args, answers, opened.values, principal);
     });
   }
 
@@ -87,10 +91,13 @@ export class MrtrAttempt {
     return {
       resultType: "input_required",
       inputRequests: this.pending,
-      requestState: await this.sealer.seal(this.method, this.target, this.args, {
-        answers: this.consumed,
-        values: ctx.stateValues(),
-      }),
+      requestState: await this.sealer.seal(
+        this.method,
+        this.target,
+        this.args,
+        { answers: this.consumed, values: ctx.stateValues() },
+        this.principal,
+      ),
     };
   }
 }

@@ -3,6 +3,7 @@ import { type CallInfo, Context } from "./internal/context.js";
 import { toPromptResult } from "./internal/results.js";
 import { MrtrAttempt, runAttempt } from "./mrtr-attempt.js";
 import type { ServerCore } from "./server-core.js";
+import { ownerOf } from "./task-publication.js";
 
 type Params = Record<string, unknown>;
 
@@ -34,7 +35,9 @@ export async function getPrompt(core: ServerCore, call: CallInfo, p: Params): Pr
       throw McpError.invalidParams(`Prompt ${name} is missing arguments: ${missing.join(", ")}`);
   }
   const attempt =
-    call.era === "modern" ? await MrtrAttempt.open(core.sealer, "prompts/get", name, args, p) : undefined;
+    call.era === "modern"
+      ? await MrtrAttempt.open(core.sealer, "prompts/get", name, args, p, ownerOf(call.rctx.info?.authInfo))
+      : undefined;
   const ctx = new Context(call, attempt);
   return runAttempt(
     ctx,

@@ -3,6 +3,7 @@ import { type CallInfo, Context } from "./internal/context.js";
 import { toResourceContents } from "./internal/results.js";
 import { MrtrAttempt, runAttempt } from "./mrtr-attempt.js";
 import type { ServerCore } from "./server-core.js";
+import { ownerOf } from "./task-publication.js";
 
 type Params = Record<string, unknown>;
 
@@ -18,7 +19,9 @@ export async function readResource(core: ServerCore, call: CallInfo, p: Params):
   const found = core.registry.findResource(uri);
   if (!found) throw McpError.resourceNotFound(uri, call.era);
   const attempt =
-    call.era === "modern" ? await MrtrAttempt.open(core.sealer, "resources/read", uri, {}, p) : undefined;
+    call.era === "modern"
+      ? await MrtrAttempt.open(core.sealer, "resources/read", uri, {}, p, ownerOf(call.rctx.info?.authInfo))
+      : undefined;
   const ctx = new Context(call, attempt);
   const mimeType = found.entry.mimeType;
   const result = await runAttempt(

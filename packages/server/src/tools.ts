@@ -61,7 +61,14 @@ export async function callTool(core: ServerCore, call: CallInfo, p: Params): Pro
   }
   let attempt: MrtrAttempt | undefined;
   if (modern) {
-    const opened = MrtrAttempt.open(core.sealer, "tools/call", name, args, p);
+    const opened = MrtrAttempt.open(
+      core.sealer,
+      "tools/call",
+      name,
+      args,
+      p,
+      ownerOf(call.rctx.info?.authInfo),
+    );
     attempt = opened instanceof Promise ? await opened : opened;
   }
   if (!isObject(args))

@@ -48,8 +48,10 @@ async function keyId(raw: Uint8Array<ArrayBuffer>): Promise<string> {
 
 /**
  * Seals and opens `requestState` tokens: `base64url(JSON) "." base64url(HMAC-SHA256)`. A token is bound to
- * the method, the target (tool name, prompt name or URI), a digest of the arguments and an expiry, so it
- * cannot be replayed on another call. WebCrypto only: runs on any runtime.
+ * the method, the target (tool name, prompt name or URI), a digest of the arguments and of the caller's
+ * principal (the authenticated subject, see `ownerOf`), and an expiry, so it cannot be replayed on
+ * another call nor by another user. The principal enters only the digest: the token, readable by the
+ * client, does not spell it out. WebCrypto only: runs on any runtime.
  *
  * Keys form a ring: the first seals, every one opens. The sealing key's id ({@link keyId}) travels inside
  * the signed JSON, so a token is checked against that one key only; a token naming a key that is not in
@@ -102,20 +104,33 @@ export class RequestStateSealer {
     return { current: keys[0]!, byId };
   }
 
-  private async digest(args: unknown): Promise<string> {
-    const hash = await crypto.subtle.digest("SHA-256", utf8(canonicalJson(args ?? {})));
+  private async digest(args: unknown, principal: string | undefined): Promise<string> {
+    // Canonical JSON never holds a raw newline, so "\n" cannot be forged from inside the arguments; an
+    // anonymous call digests exactly what tokens digested before principals were bound.
+    const text = canonicalJson(args ?? {});
+    const bound = principal === undefined ? text : `${text}\n${principal}`;
+    const hash = await crypto.subtle.digest("SHA-256", utf8(bound));
     return toBase64Url(new Uint8Array(hash));
   }
 
-  /** Seals `payload` for a later retry of the same call. */
-  async seal(method: string, target: string, args: unknown, payload: RequestStatePayload): Promise<string> {
+  /**
+   * Seals `payload` for a later retry of the same call by the same principal (`undefined`: a caller the
+   * transport did not authenticate).
+   */
+  async seal(
+    method: string,
+    target: string,
+    args: unknown,
+    payload: RequestStatePayload,
+    principal?: string,
+  ): Promise<string> {
     const { current } = await this.keys();
     const envelope: Envelope = {
       v: 1,
       k: current.id,
       m: method,
       n: target,
-      d: await this.digest(args),
+      d: await this.digest(args, principal),
       e: Date.now() + this.ttlMs,
       a: payload.answers,
       s: payload.values,
@@ -126,14 +141,16 @@ export class RequestStateSealer {
   }
 
   /**
-   * Opens a token; `undefined` when it is malformed, forged, tampered with, expired, or was issued for
-   * another method, target or arguments. The reason is never told to the client.
+   * Opens a token; `undefined` when it is malformed, forged, tampered with, expired, sealed by a key not
+   * in the ring, or was issued for another method, target, arguments or principal. The reason is never
+   * told to the client.
    */
   async open(
     token: unknown,
     method: string,
     target: string,
     args: unknown,
+    principal?: string,
   ): Promise<RequestStatePayload | undefined> {
     if (typeof token !== "string" || token.length > 4_000_000) return undefined;
     const dot = token.indexOf(".");
@@ -160,7 +177,7 @@ export class RequestStateSealer {
     if (!valid) return undefined;
     if (envelope.v !== 1 || envelope.m !== method || envelope.n !== target) return undefined;
     if (typeof envelope.e !== "number" || envelope.e < Date.now()) return undefined;
-    if (envelope.d !== (await this.digest(args))) return undefined;
+    if (envelope.d !== (await this.digest(args, principal))) return undefined;
     return { answers: envelope.a ?? {}, values: envelope.s ?? {} };
   }
 }
