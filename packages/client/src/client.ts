@@ -2,10 +2,12 @@ import type { Transport } from "@mcpkit/jsonrpc";
 import {
   type CompleteResult,
   type DetailedTask,
+  type DiscoverResult,
   type GetPromptResult,
   type Implementation,
   type InputResponses,
   isLoggingLevel,
+  type JsonValue,
   type LegacyTask,
   type LoggingLevel,
   type Prompt,
@@ -15,6 +17,8 @@ import {
   type Resource,
   type ResourceTemplate,
   type ResourceTemplateReference,
+  ResultType,
+  readResultType,
   type ServerCapabilities,
   type Skill,
   type SubscriptionFilter,
@@ -23,6 +27,7 @@ import {
 import { Connection } from "./connection.js";
 import { InvalidResultError } from "./errors.js";
 import { Exchange } from "./exchange.js";
+import type { InputHandlers } from "./input.js";
 import { InputRounds } from "./input-rounds.js";
 import { Lock } from "./internal/lock.js";
 import { OutputValidators } from "./internal/output-validator.js";
@@ -40,11 +45,17 @@ import {
 } from "./options.js";
 import { RequestEnvelope } from "./request-envelope.js";
 import { cacheHints, ResponseCache } from "./response-cache.js";
-import { type Session, type SessionHooks, startSession } from "./session.js";
+import { declaredHandlers, type Session, type SessionHooks, startSession } from "./session.js";
 import { createSkillsClient, type LoadedSkill, type SkillsClient } from "./skills.js";
 import type { Subscription } from "./subscription.js";
 import { Subscriptions } from "./subscriptions.js";
 import { TaskPoller } from "./tasks.js";
+import {
+  type OutputValidation,
+  parseStructured,
+  type ToolCallOptions,
+  type ToolTaskHandle,
+} from "./tool-call.js";
 import { fromWireToolResult, type ToolResult } from "./tool-result.js";
 import type { TransportSource } from "./transport-source.js";
 
@@ -76,10 +87,23 @@ export interface Client {
   listPrompts(options?: ListOptions): Promise<Prompt[]>;
   /**
    * Calls a tool. A tool failure is data (`isError`); a JSON-RPC error throws `McpError`.
-   * `input_required` rounds are answered by the handlers; a task is awaited.
-   * @throws OutputValidationError when `structuredContent` does not match the tool's `outputSchema`.
+   * `input_required` rounds are answered by the handlers; a task is awaited (see {@link Client.startTool}
+   * for the task handle at once). With `{ schema }` (any Standard Schema) `structured` is parsed and typed.
+   * @throws OutputValidationError when `structuredContent` does not match the tool's `outputSchema`
+   *   (unless `outputValidation` says `warn` or `off`) or the `schema` given.
    */
-  callTool(name: string, args?: Record<string, unknown>, options?: CallOptions): Promise<ToolResult>;
+  callTool<T = JsonValue>(
+    name: string,
+    args?: Record<string, unknown>,
+    options?: ToolCallOptions<T>,
+  ): Promise<ToolResult<T>>;
+  /**
+   * Calls a tool as a task (tasks extension; the client must be created with `tasks: true`) and resolves
+   * as soon as the server answered, with the task's handle: its `taskId`, `result()` to await it and
+   * `cancel()`. A server that answers at once (no task) gives a handle without `taskId` whose `result()`
+   * is that answer.
+   */
+  startTool(name: string, args?: Record<string, unknown>, options?: ToolCallOptions): Promise<ToolTaskHandle>;
   /**
    * Reads a resource. A modern result the server answered at once (no input rounds) is kept in the
    * response cache for its `ttlMs`, until `notifications/resources/updated` for its URI; `refresh` reads
@@ -150,6 +174,28 @@ export interface Client {
   readonly resourcesStale: boolean;
   /** The transport of the current connection (for transport-specific state such as a session id). */
   readonly transport: Transport | undefined;
+  /** True after `notifications/resources/list_changed` until the next `listResourceTemplates()`. */
+  readonly resourceTemplatesStale: boolean;
+  /** The whole `server/discover` result of a modern session, as the server sent it (legacy: `undefined`). */
+  readonly discovery: DiscoverResult | undefined;
+  /**
+   * The last tool list this client fetched (or took from its cache), read-only; `undefined` before the
+   * first `listTools()`. `toolsStale` says whether the server announced a change since.
+   */
+  readonly tools: readonly Tool[] | undefined;
+  /** The last prompt list, read-only (see {@link Client.tools}). */
+  readonly prompts: readonly Prompt[] | undefined;
+  /** The last resource list, read-only (see {@link Client.tools}). */
+  readonly resources: readonly Resource[] | undefined;
+  /** The last resource template list, read-only (see {@link Client.tools}). */
+  readonly resourceTemplates: readonly ResourceTemplate[] | undefined;
+  /**
+   * Sets or replaces input handlers after creation, even while connected (a key with `undefined` removes
+   * its handler). The declared capabilities stay what `createClient` declared: a handler can be set only
+   * for a capability declared there, by a handler or in `capabilities`.
+   * @throws TypeError naming a capability that was not declared.
+   */
+  setHandlers(handlers: InputHandlers): void;
 }
 
 /**
@@ -260,11 +306,25 @@ export function createClient(options: ClientOptions): Client {
     listResources: (call) => listAll("resources", call) as Promise<Resource[]>,
     listResourceTemplates: (call) => listAll("resourceTemplates", call) as Promise<ResourceTemplate[]>,
     listPrompts: (call) => listAll("prompts", call) as Promise<Prompt[]>,
-    async callTool(name, args, call) {
+    async callTool<T>(name: string, args?: Record<string, unknown>, call?: ToolCallOptions<T>) {
       const base: Record<string, unknown> = args === undefined ? { name } : { name, arguments: args };
-      const result = fromWireToolResult(await withInput("tools/call", base, call));
-      if (!result.isError && validators.has(name)) await validators.check(name, result.structured);
-      return result;
+      return checkResult(name, fromWireToolResult(await withInput("tools/call", base, call)), call);
+    },
+    async startTool(name, args, call) {
+      const base: Record<string, unknown> = args === undefined ? { name } : { name, arguments: args };
+      const s = await conn.ensure();
+      const answer = await inputs.run(s, "tools/call", base, call, undefined, true);
+      const taskId = readResultType(answer) === ResultType.Task ? (answer.taskId as string) : undefined;
+      if (taskId === undefined) {
+        const done = checkResult(name, fromWireToolResult(answer), call);
+        return { taskId, result: () => done, cancel: async () => {} };
+      }
+      return {
+        taskId,
+        result: async (wait) =>
+          checkResult(name, fromWireToolResult(await tasks.poll(s, taskId, wait ?? call)), call),
+        cancel: (cancelCall) => client.cancelTask(taskId, cancelCall),
+      };
     },
     async readResource(uri, call) {
       const key = responses.key("resources/read", JSON.stringify(uri));
@@ -371,10 +431,64 @@ export function createClient(options: ClientOptions): Client {
     get resourcesStale() {
       return cache.isStale("resources");
     },
+    get resourceTemplatesStale() {
+      return cache.isStale("resourceTemplates");
+    },
+    get discovery() {
+      return conn.session?.discovery;
+    },
+    get tools() {
+      return cache.last("tools") as readonly Tool[] | undefined;
+    },
+    get prompts() {
+      return cache.last("prompts") as readonly Prompt[] | undefined;
+    },
+    get resources() {
+      return cache.last("resources") as readonly Resource[] | undefined;
+    },
+    get resourceTemplates() {
+      return cache.last("resourceTemplates") as readonly ResourceTemplate[] | undefined;
+    },
+    setHandlers(given: InputHandlers) {
+      const declared = declaredHandlers(settings);
+      for (const kind of Object.keys(given) as Array<keyof InputHandlers>) {
+        if (!(kind in declared)) throw new TypeError(`setHandlers: unknown handler ${JSON.stringify(kind)}`);
+        if (given[kind] !== undefined && !declared[kind]) {
+          throw new TypeError(
+            `setHandlers: ${kind} was not declared at createClient(), so no server will ask for it; pass handlers.${kind} or capabilities.${kind} to createClient()`,
+          );
+        }
+      }
+      // The parts that answer input (session, rounds, tasks) share this one object: changed in place.
+      for (const kind of Object.keys(given) as Array<keyof InputHandlers>) {
+        if (given[kind] === undefined) delete handlers[kind];
+        else (handlers as Record<string, unknown>)[kind] = given[kind];
+      }
+    },
     get transport() {
       return conn.session?.inner;
     },
   };
+
+  /** The tool's output check as `outputValidation` says, then the caller's `schema`, if any. */
+  async function checkResult<T>(
+    name: string,
+    result: ToolResult,
+    call: ToolCallOptions<T> | undefined,
+  ): Promise<ToolResult<T>> {
+    const mode: OutputValidation = call?.outputValidation ?? options.outputValidation ?? "error";
+    if (mode !== "off" && !result.isError && validators.has(name)) {
+      try {
+        await validators.check(name, result.structured);
+      } catch (error) {
+        if (mode === "error") throw error;
+        onError(error);
+      }
+    }
+    return call?.schema === undefined
+      ? (result as ToolResult<T>)
+      : parseStructured(name, result, call.schema);
+  }
 
   function listAll(kind: ListKind, call: ListOptions | undefined): Promise<unknown[]> {
     return cache.list(kind, call);

@@ -39,6 +39,8 @@ export {
   SkillVerificationError,
   type SkillVerificationReason,
 } from "./skills.js";
+export type { StandardSchemaIssue, StandardSchemaV1 } from "./standard-schema.js";
 export type { Subscription, SubscriptionNotification } from "./subscription.js";
+export type { OutputValidation, ToolCallOptions, ToolTaskHandle } from "./tool-call.js";
 export { fromWireToolResult, type ToolResult } from "./tool-result.js";
 export type { TransportChoices, TransportFactory, TransportSource } from "./transport-source.js";

@@ -74,6 +74,8 @@ export class InputRounds {
    * Runs `method` with `base` params to its final result. `onDirect` sees a modern complete result the
    * server gave to the first attempt, without input rounds: the only kind a cache may keep (a retried
    * result MUST NOT be cached, SPEC.md §3.7).
+   * With `returnTask`, a task answer is returned as it is (`resultType: "task"`, its `taskId`) instead of
+   * being awaited.
    * @throws InputRequestError after `maxInputRounds` rounds; InvalidResultError on a result that is no
    *   object, an unknown `resultType`, a task nobody asked for, or an empty `input_required`.
    */
@@ -83,6 +85,7 @@ export class InputRounds {
     base: Record<string, unknown>,
     call: CallOptions | undefined,
     onDirect?: (result: Record<string, unknown>) => void,
+    returnTask = false,
   ): Promise<Record<string, unknown>> {
     const exchange = this.#exchange;
     const hooks = this.#hooks;
@@ -103,7 +106,7 @@ export class InputRounds {
             `The server answered ${method} with a task the client did not ask for`,
           );
         }
-        return hooks.pollTask(s, result.taskId, call);
+        return returnTask ? result : hooks.pollTask(s, result.taskId, call);
       }
       if (type === ResultType.InputRequired) {
         if (round >= hooks.maxInputRounds) {

@@ -63,6 +63,13 @@ export class ListCache {
     resources: 0,
     resourceTemplates: 0,
   };
+  /** The last list fetched (or read from the cache) of each kind: what `client.tools` and the like show. */
+  readonly #last: Record<ListKind, readonly unknown[] | undefined> = {
+    tools: undefined,
+    prompts: undefined,
+    resources: undefined,
+    resourceTemplates: undefined,
+  };
   #tools = new Map<string, Tool>();
   /** The tool list the index was built from (a cache hit of the same array needs no rebuild). */
   #indexed: unknown[] | undefined;
@@ -87,6 +94,11 @@ export class ListCache {
   /** True after the list's `list_changed` until it is listed again. */
   isStale(kind: ListKind): boolean {
     return this.#stale[kind];
+  }
+
+  /** The last list of `kind` this client saw, or `undefined` before the first list. */
+  last(kind: ListKind): readonly unknown[] | undefined {
+    return this.#last[kind];
   }
 
   /** A tool of the last tool list, by name. */
@@ -117,6 +129,7 @@ export class ListCache {
       if (hit !== undefined) {
         // An entry another client stored (a shared store): index it as if it had been fetched here.
         if (kind === "tools" && hit !== this.#indexed) this.#indexTools(hit as Tool[]);
+        this.#last[kind] = hit;
         return hit;
       }
     }
@@ -160,6 +173,7 @@ export class ListCache {
     // A list_changed that arrived while we listed means this list may already be old: still stale.
     if (this.#generation[kind] === startGeneration) this.#stale[kind] = false;
     await this.#cache.put(key, ticket, result, ttl === Number.POSITIVE_INFINITY ? 0 : ttl, scope);
+    this.#last[kind] = result;
     return result;
   }
 

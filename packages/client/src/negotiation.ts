@@ -6,6 +6,7 @@ import {
   type Transport,
 } from "@mcpkit/jsonrpc";
 import {
+  type DiscoverResult,
   type Implementation,
   isLegacyVersion,
   isModernError,
@@ -336,6 +337,7 @@ export function acceptDiscover(s: Session, result: unknown, probing: boolean): b
   s.serverInfo = isObject(info) ? (info as unknown as Implementation) : undefined;
   s.serverCapabilities = isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
   s.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
+  s.discovery = result as unknown as DiscoverResult;
   return true;
 }
 
@@ -356,7 +358,7 @@ function connectTimeoutError(
       ? `no answer to ${asked.join(" nor ")}`
       : s === undefined
         ? "the transport did not start"
-        : "no answer to the handshake";
+        : "the handshake did not get to send a request";
   let message = `connect() timed out after ${connectTimeout} ms: ${phase}`;
   const invalid = s?.firstInvalid;
   if (invalid !== undefined) {

@@ -6,11 +6,14 @@ import type { ContentBlock, JsonValue, ResultMeta } from "@mcpkit/protocol";
  * A tool's own failure is data (`isError: true`), never a throw; only a JSON-RPC error (unknown tool,
  * bad arguments) throws an `McpError`.
  */
-export interface ToolResult {
+export interface ToolResult<T = JsonValue> {
   /** Text parts joined with "\n"; every other part (image, audio, resource, link) as its JSON. */
   content: string;
-  /** `structuredContent` exactly as the server sent it, or `undefined` when there was none. */
-  structured: JsonValue | undefined;
+  /**
+   * `structuredContent` exactly as the server sent it, or `undefined` when there was none; with
+   * `callTool(name, args, { schema })`, the value the schema parsed, typed by it.
+   */
+  structured: T | undefined;
   /** True when the tool reported a failure. */
   isError: boolean;
   /** The raw `content` array. */

@@ -31,11 +31,12 @@ function bannerServer(): Transport & { closeCalled: boolean } {
 describe("connect() errors that name the cause", () => {
   it("names the unanswered phase and quotes the first line that was not JSON; the teardown is not awaited", async () => {
     const transport = bannerServer();
-    const c = createClient({ name: "t", version: "1", connectTimeout: 100, probeTimeout: 40 });
+    // Bounds far above the few milliseconds a handshake takes, so a loaded machine cannot reorder them.
+    const c = createClient({ name: "t", version: "1", connectTimeout: 1000, probeTimeout: 500 });
     const error = await c.connect(transport).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(TimeoutError);
     expect((error as Error).message).toBe(
-      'connect() timed out after 100 ms: no answer to server/discover nor initialize. The server wrote a line that is not JSON-RPC: "Weather server v2 listening" (over stdio, logs belong on stderr)',
+      'connect() timed out after 1000 ms: no answer to server/discover nor initialize. The server wrote a line that is not JSON-RPC: "Weather server v2 listening" (over stdio, logs belong on stderr)',
     );
     // Its close() never resolves, yet connect() rejected: the bound covers the teardown.
     expect(transport.closeCalled).toBe(true);
@@ -44,9 +45,9 @@ describe("connect() errors that name the cause", () => {
   it("names server/discover alone when the client is pinned to the modern era", async () => {
     const r = await responder({ "server/discover": () => new Promise(() => {}) });
     open.push(r);
-    const c = createClient({ name: "t", version: "1", connectTimeout: 60, versionNegotiation: "modern" });
+    const c = createClient({ name: "t", version: "1", connectTimeout: 500, versionNegotiation: "modern" });
     const error = await c.connect(r.transport).catch((e: unknown) => e);
-    expect((error as Error).message).toBe("connect() timed out after 60 ms: no answer to server/discover");
+    expect((error as Error).message).toBe("connect() timed out after 500 ms: no answer to server/discover");
   });
 
   it("says plainly that a legacy-only server does not speak the modern revision a pinned client needs", async () => {
