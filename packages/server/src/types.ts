@@ -280,6 +280,7 @@ export interface ResourceTemplateConfig {
   name: string;
   title?: string;
   description?: string;
+  /** Of every resource it matches; a read's contents default to `text/plain`, as a static resource's. */
   mimeType?: string;
   annotations?: Annotations;
   icons?: Icon[];

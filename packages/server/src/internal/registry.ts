@@ -230,7 +230,8 @@ export class Registry {
     const entry: TemplateEntry = {
       matcher,
       descriptor,
-      mimeType: config.mimeType,
+      // A read's contents get `text/plain` unless told, as a static resource's do.
+      mimeType: config.mimeType ?? "text/plain",
       handler,
       complete: config.complete,
       list: config.list,
