@@ -156,7 +156,7 @@ describe("mcpkit skill", () => {
             headers.set(name, value);
         }
         const upstream = await fetch(new URL(req.url ?? "/", url), {
-          method: req.method,
+          method: req.method ?? "GET",
           headers,
           ...(chunks.length > 0 && { body: Buffer.concat(chunks) }),
         });

@@ -39,7 +39,6 @@ it("Chat Completions: offered names are provider-valid and unique, and each call
   expect(new Set(offered).size).toBe(NAMES.length);
   for (const name of offered) expect(name).toMatch(PROVIDER_TOOL_NAME_PATTERN);
   const replies = await chat.run({
-    role: "assistant",
     tool_calls: offered.map((name, i) => ({
       id: `c${i}`,
       type: "function" as const,
