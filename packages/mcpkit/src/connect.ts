@@ -1,6 +1,6 @@
 import { type AuthProvider, withAuth } from "@mcpkit/auth";
 import { type Client, type ClientOptions, type ConnectOptions, createClient } from "@mcpkit/client";
-import type { Transport } from "@mcpkit/jsonrpc";
+import { createInMemoryPair, type Transport } from "@mcpkit/jsonrpc";
 import { createSseClientTransport, createStreamableHttpClientTransport } from "@mcpkit/transport-http";
 import { createNodeFetch, type FetchLike, nodeBodyReader } from "@mcpkit/transport-http/node";
 import { type SpawnStdioTransportOptions, spawnStdioTransport } from "@mcpkit/transport-stdio";
@@ -16,10 +16,19 @@ export interface CommandTarget {
 }
 
 /**
- * What {@link connect} reaches: a command line as an array (`["npx", "-y", "server"]`), a
- * {@link CommandTarget}, a Streamable HTTP URL (string or URL), or a ready {@link Transport}.
+ * A server in this process (an `@mcpkit/server` server, or anything with `connect(transport)`):
+ * {@link connect} joins it to the client through an in-memory pair, for tests and embedding.
  */
-export type ConnectTarget = readonly string[] | CommandTarget | string | URL | Transport;
+export interface InProcessServer {
+  connect(transport: Transport): unknown;
+}
+
+/**
+ * What {@link connect} reaches: a command line as an array (`["npx", "-y", "server"]`), a
+ * {@link CommandTarget}, a Streamable HTTP URL (string or URL), a ready {@link Transport}, or a server
+ * in this process ({@link InProcessServer}).
+ */
+export type ConnectTarget = readonly string[] | CommandTarget | string | URL | Transport | InProcessServer;
 
 /** Options of {@link connect}: the client's own options plus how to reach the target. */
 export interface ConnectTargetOptions
@@ -64,6 +73,17 @@ function isTransport(value: unknown): value is Transport {
   );
 }
 
+function isInProcessServer(value: unknown): value is InProcessServer {
+  return (
+    typeof value === "object" &&
+    value !== null &&
+    !Array.isArray(value) &&
+    !(value instanceof URL) &&
+    !isTransport(value) &&
+    typeof (value as InProcessServer).connect === "function"
+  );
+}
+
 const VERSION = "0.1.0";
 
 /**
@@ -76,6 +96,10 @@ const VERSION = "0.1.0";
  * await using client = await connect(["node", "server.js"]);
  * console.log(await client.listTools());
  * ```
+ *
+ * Given a server of this process (`createServer(…)`), it connects through an in-memory pair: a server is
+ * tested with the same client API, no process and no port. Closing the client ends that connection; the
+ * server itself stays the caller's.
  * @throws when the server cannot be reached or the handshake fails; nothing is left running then.
  */
 export async function connect(
@@ -115,7 +139,12 @@ export async function connect(
   const signal = options.signal;
   const withSignal = signal ? { signal } : {};
 
-  if (isTransport(target)) {
+  if (isInProcessServer(target)) {
+    // The pair's server end goes to the server first, so nothing the client sends can arrive unheard.
+    const [clientEnd, serverEnd] = createInMemoryPair();
+    await target.connect(serverEnd);
+    await client.connect(clientEnd, { ...withSignal, ...(serverKey === undefined ? {} : { serverKey }) });
+  } else if (isTransport(target)) {
     await client.connect(target, { ...withSignal, ...(serverKey === undefined ? {} : { serverKey }) });
   } else if (url) {
     // Auth is one seam: wrappers around the fetch. The bearer token goes outermost, so OAuth's header wins.

@@ -17,6 +17,7 @@ export {
   type ConnectTarget,
   type ConnectTargetOptions,
   connect,
+  type InProcessServer,
   type ScopedClient,
   withClient,
 } from "./connect.js";

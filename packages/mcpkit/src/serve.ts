@@ -1,9 +1,10 @@
+import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@mcpkit/jsonrpc";
 import type { ServerStores } from "@mcpkit/server";
 import type { EventStore, SessionStore } from "@mcpkit/transport-http";
 import type { HttpServerHandle, ListenOptions } from "@mcpkit/transport-http/node";
 import { listen } from "@mcpkit/transport-http/node";
-import { serveStdio } from "@mcpkit/transport-stdio";
+import { type ServeStdioOptions, serveStdio } from "@mcpkit/transport-stdio";
 
 /**
  * Anything with `connect(transport)`: an `@mcpkit/server` server, or another implementation. `useStores`
@@ -33,6 +34,10 @@ export interface ServeStore extends ServerStores {
 export interface ServeOptions {
   /** Default `stdio`. */
   transport?: "stdio" | "http";
+  /** stdio: where requests come from instead of `process.stdin` (a test's stream, a socket). */
+  stdin?: Readable;
+  /** stdio: where frames go instead of `process.stdout`; it is ended when the connection closes. */
+  stdout?: Writable;
   /** HTTP: default `127.0.0.1` (loopback: the Host check against DNS rebinding is on). */
   host?: string;
   /** HTTP: default 8080; 0 picks a free port. */
@@ -80,6 +85,7 @@ export type RunningServer = HttpServerHandle;
  *
  * - `stdio`: reads `process.stdin`, writes frames only to `process.stdout` (console output goes to
  *   stderr), and resolves when stdin ends — a server whose client vanished exits instead of piling up.
+ *   `stdin` / `stdout` serve other streams instead (the console is then left alone).
  * - `http`: listens on `host:port/path`, both protocol eras on one endpoint. With `block` (the default)
  *   it resolves once the server was closed by SIGINT or SIGTERM; with `block: false` it returns the
  *   running server to `close()`.
@@ -104,11 +110,17 @@ export async function serve(
   }
   if ((options.transport ?? "stdio") === "stdio") {
     try {
+      const streams: Pick<ServeStdioOptions, "stdin" | "stdout"> = {};
+      if (options.stdin !== undefined) streams.stdin = options.stdin;
+      if (options.stdout !== undefined) streams.stdout = options.stdout;
       await serveStdio(
         async (transport) => {
           await server.connect(transport);
         },
-        { exitOnClose: false },
+        // The console is left alone on streams that are not the process's: its stdout is not the protocol's.
+        options.stdout === undefined
+          ? { exitOnClose: false, ...streams }
+          : { exitOnClose: false, redirectConsole: false, ...streams },
       );
     } finally {
       await store?.close?.();
