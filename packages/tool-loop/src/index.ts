@@ -63,6 +63,7 @@ export {
   type ScriptTurn,
 } from "./scripted-model.js";
 export { streamToolLoop, type ToolLoopStream } from "./stream-tool-loop.js";
+export type { ToolLoopOpenTelemetryApi, ToolLoopTelemetryOption } from "./telemetry.js";
 export type {
   JsonSchema,
   ToolAnnotationsLike,

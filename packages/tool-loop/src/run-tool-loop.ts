@@ -12,6 +12,7 @@ import type {
   ToolCall,
   ToolResultMessage,
 } from "./model.js";
+import { type LoopTelemetry, loopTelemetry, type ToolLoopTelemetryOption } from "./telemetry.js";
 import type { ToolAnnotationsLike, ToolDescriptor } from "./tool-source.js";
 
 /** The default `maxSteps`: model calls allowed in one run. */
@@ -129,6 +130,12 @@ export interface RunToolLoopOptions {
         context: ToolCallContext,
       ) => LoopToolResult | undefined | Promise<LoopToolResult | undefined>)
     | undefined;
+  /**
+   * OpenTelemetry GenAI spans: `invoke_agent` around the run, `chat {model}` per model call,
+   * `execute_tool {name}` per tool call (the MCP client span of the call is its child). Default: on when
+   * `@opentelemetry/api` is installed; `false` turns it off. See `ToolLoopTelemetryOption`.
+   */
+  readonly telemetry?: ToolLoopTelemetryOption | undefined;
 }
 
 /** How a run ended. */
@@ -189,6 +196,17 @@ export async function driveToolLoop(
   emit: (event: LoopEvent) => void,
   streaming: boolean,
 ): Promise<RunToolLoopResult> {
+  const telemetry = await loopTelemetry(options.telemetry);
+  if (telemetry === undefined) return loop(options, emit, streaming, undefined);
+  return telemetry.run(() => loop(options, emit, streaming, telemetry));
+}
+
+async function loop(
+  options: RunToolLoopOptions,
+  emit: (event: LoopEvent) => void,
+  streaming: boolean,
+  telemetry: LoopTelemetry | undefined,
+): Promise<RunToolLoopResult> {
   const { model, tools, signal } = options;
   const maxSteps = options.maxSteps ?? DEFAULT_MAX_STEPS;
   if (!Number.isInteger(maxSteps) || maxSteps < 1) {
@@ -215,7 +233,11 @@ export async function driveToolLoop(
       parallelToolCalls,
       signal,
     };
-    const response = await untilAborted(askModel(model, request, index, emit, streaming), signal);
+    const asked =
+      telemetry === undefined
+        ? askModel(model, request, index, emit, streaming)
+        : telemetry.chat(model, () => askModel(model, request, index, emit, streaming));
+    const response = await untilAborted(asked, signal);
     const assistant: AssistantMessage = { role: "assistant", content: response.text };
     if (response.toolCalls.length > 0) Object.assign(assistant, { toolCalls: response.toolCalls });
     if (response.reasoning && response.reasoning.length > 0)
@@ -230,6 +252,7 @@ export async function driveToolLoop(
         index,
         emit,
         parallelToolCalls ? maxConcurrency : 1,
+        telemetry,
       );
       messages.push(...toolResults);
     }
@@ -307,6 +330,7 @@ async function runCalls(
   step: number,
   emit: (event: LoopEvent) => void,
   concurrency: number,
+  telemetry: LoopTelemetry | undefined,
 ): Promise<ToolResultMessage[]> {
   const { signal } = options;
   const byName = new Map(options.tools.tools.map((tool) => [tool.name, tool]));
@@ -326,7 +350,11 @@ async function runCalls(
     }
     planned.push(plan);
   }
-  return mapLimited(planned, concurrency, (plan) => runCall(options, plan, emit));
+  return mapLimited(planned, concurrency, (plan) =>
+    telemetry === undefined
+      ? runCall(options, plan, emit)
+      : telemetry.tool(plan.requested, () => runCall(options, plan, emit)),
+  );
 }
 
 function callInfo(
