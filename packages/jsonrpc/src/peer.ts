@@ -196,7 +196,8 @@ function checkTimeout(name: string, value: number): void {
  */
 class Inbound implements RequestContext {
   private controller: AbortController | undefined;
-  private combined: AbortSignal | undefined;
+  /** Removes the link from the transport's signal (`info.signal`) to {@link controller}, once made. */
+  private unlink: (() => void) | undefined;
   private reason: unknown;
   private cancelled = false;
   /** The observer's watch of this request, when the peer has an observer. */
@@ -210,12 +211,27 @@ class Inbound implements RequestContext {
   ) {}
 
   get signal(): AbortSignal {
-    if (this.combined) return this.combined;
-    this.controller = new AbortController();
-    if (this.cancelled) this.controller.abort(this.reason);
-    const own = this.controller.signal;
-    this.combined = this.info?.signal ? AbortSignal.any([own, this.info.signal]) : own;
-    return this.combined;
+    if (this.controller) return this.controller.signal;
+    const controller = new AbortController();
+    this.controller = controller;
+    const outer = this.info?.signal;
+    if (this.cancelled) controller.abort(this.reason);
+    else if (outer?.aborted) controller.abort(outer.reason);
+    else if (outer) {
+      // Linked by hand, not with AbortSignal.any: Node keeps a composite signal that has an abort
+      // listener alive until it aborts (its gcPersistentSignals), so a handler's listener never removed
+      // (the common `{ once: true }` pattern) would keep every request that finished normally for ever.
+      const onAbort = () => controller.abort(outer.reason);
+      outer.addEventListener("abort", onAbort, { once: true });
+      this.unlink = () => outer.removeEventListener("abort", onAbort);
+    }
+    return controller.signal;
+  }
+
+  /** Called once the request settled: the transport's signal no longer reaches this request. */
+  settle(): void {
+    this.unlink?.();
+    this.unlink = undefined;
   }
 
   /** True once the peer cancelled, the peer closed, or the request's own stream closed. */
@@ -584,6 +600,7 @@ class JsonRpcPeer implements Peer {
 
   private finish(id: JsonRpcId, entry: Inbound, value: unknown, error: unknown, ok = false): void {
     if (this.inbound.get(id) === entry) this.inbound.delete(id);
+    entry.settle();
     const watch = entry.watch;
     // A cancelled request (by the peer, or by its response stream closing) gets no answer, and its
     // abort is not a failure to report; a closed peer can send nothing.
