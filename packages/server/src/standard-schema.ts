@@ -82,10 +82,29 @@ export function standardToJsonSchema(
       cause: lastError,
     });
   }
+  if (std.vendor === "zod") {
+    // zod converts itself from 4.2 on; an older zod is the usual cause, and its version says so.
+    throw new TypeError(
+      `${what}: zod ≥ 4.2 is needed to convert a zod schema to JSON Schema, you have zod ${zodVersion(schema)}; ` +
+        "upgrade (npm i zod@^4.2), or pass createServer({ toJsonSchema }) with a converter " +
+        "(zod 3: zod-to-json-schema), or give a JSON Schema object",
+    );
+  }
   throw new TypeError(
     `${what}: the ${std.vendor} schema has no Standard JSON Schema (~standard.jsonSchema); ` +
       "pass createServer({ toJsonSchema }) to convert it, or give a JSON Schema object",
   );
+}
+
+/**
+ * The version of the zod a schema comes from, as far as the schema shows it: zod 4 records
+ * `_zod.version`; zod 3 schemas have only `_def`.
+ */
+function zodVersion(schema: StandardSchemaV1): string {
+  const internals = (schema as { _zod?: { version?: { major?: unknown; minor?: unknown } } })._zod;
+  const version = internals?.version;
+  if (typeof version?.major === "number") return `${version.major}.${String(version.minor ?? "x")}`;
+  return "_def" in schema ? "3.x" : "older than 4.2";
 }
 
 /** Formats Standard Schema issues as one line per issue: `path: message`. */
