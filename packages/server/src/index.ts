@@ -3,6 +3,7 @@
 export type { ServerConnection } from "./connection.js";
 export { InputRequiredSignal, isInputRequired } from "./internal/context.js";
 export type { ListKind } from "./internal/registry.js";
+export type { FromJsonSchema, ReadonlyJsonSchema } from "./json-schema-types.js";
 export {
   isNotificationEvent,
   type NotificationBus,

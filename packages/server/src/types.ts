@@ -26,20 +26,27 @@ import type {
   ServerCapabilities,
   ToolAnnotations,
 } from "@mcpkit/protocol";
+import type { ArgsOfJsonSchema, ReadonlyJsonSchema } from "./json-schema-types.js";
 import type { NotificationBus } from "./notification-bus.js";
 import type { SkillsOptions } from "./skills.js";
 import type { InferOutput, JsonSchemaConverter, StandardSchemaV1 } from "./standard-schema.js";
 import type { TaskStore } from "./tasks.js";
 import type { ServerObservability } from "./telemetry.js";
 
-/** A schema given to the server: a JSON Schema object (2020-12 by default, draft-07 accepted) or any Standard Schema. */
-export type SchemaInput = JsonSchema | StandardSchemaV1;
+/**
+ * A schema given to the server: a JSON Schema object (2020-12 by default, draft-07 accepted; written
+ * `as const` it types the handler's arguments) or any Standard Schema.
+ */
+export type SchemaInput = JsonSchema | ReadonlyJsonSchema | StandardSchemaV1;
 
-/** The argument type a handler receives for a schema: the Standard Schema's output, or a plain record. */
-// A plain JSON Schema is enforced at run time, before the handler runs (a built-in check for the common
-// keywords, ajv loaded on first use for the rest); its TypeScript shape is the
-// handler's to state, so `(args: { city: string }) => …` type-checks. A Standard Schema infers it.
-export type ArgsOf<S> = S extends StandardSchemaV1 ? InferOutput<S> : any;
+/**
+ * The argument type a handler receives for a schema: the Standard Schema's output, the type a literal
+ * JSON Schema (`as const`) describes ({@link FromJsonSchema}), or `any`.
+ */
+// A JSON Schema is enforced at run time, before the handler runs (a built-in check for the common
+// keywords, ajv loaded on first use for the rest). One built at run time (its `type` a mere string) has
+// no TypeScript shape to read: the handler states it, so `(args: { city: string }) => …` type-checks.
+export type ArgsOf<S> = S extends StandardSchemaV1 ? InferOutput<S> : ArgsOfJsonSchema<S>;
 
 /** Where the server reports failures nobody awaits (a handler's unexpected throw, a failed send). */
 export interface ServerLogger {

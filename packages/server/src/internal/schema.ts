@@ -6,6 +6,7 @@ import {
   type JsonSchemaValidator,
   type JsonSchemaVerdict,
 } from "@mcpkit/protocol";
+import type { ReadonlyJsonSchema } from "../json-schema-types.js";
 import {
   formatIssues,
   isStandardSchema,
@@ -80,7 +81,8 @@ export class SchemaCompiler {
    * asynchronously (the default's ajv, before it is ready).
    */
   compile(
-    schema: JsonSchema | StandardSchemaV1,
+    // A readonly (`as const`) JSON Schema is the same object: nothing here writes to a schema.
+    schema: JsonSchema | ReadonlyJsonSchema | StandardSchemaV1,
     io: "input" | "output",
     what: string,
     objectRoot: boolean,
@@ -99,7 +101,7 @@ export class SchemaCompiler {
     if (typeof schema !== "object" || schema === null || Array.isArray(schema)) {
       throw new TypeError(`${what}: expected a JSON Schema object or a Standard Schema`);
     }
-    const json = ensureObjectRoot(schema, what, objectRoot);
+    const json = ensureObjectRoot(schema as JsonSchema, what, objectRoot);
     return { json, check: this.compileJson(json, what, io === "input" ? "arguments" : "structuredContent") };
   }
 }
