@@ -21,7 +21,8 @@ describe("resources/read", () => {
 
   it("reads through a template and says not-found when nothing serves the URI", async () => {
     const item = await readResource(core, legacyCall("resources/read"), { uri: "mem://items/7" });
-    expect(item.contents).toEqual([{ uri: "mem://items/7", text: "item 7" }]);
+    // A template read defaults to text/plain, as a static resource does.
+    expect(item.contents).toEqual([{ uri: "mem://items/7", mimeType: "text/plain", text: "item 7" }]);
     const gone = await errorOf(() =>
       readResource(core, modernCall("resources/read"), { uri: "mem://items/0" }),
     );

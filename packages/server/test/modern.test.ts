@@ -133,7 +133,7 @@ describe("server/discover and per-request _meta", () => {
     }
     const read = await modernCall(server, "resources/read", { uri: "test://t/7" });
     expect(read.response.result).toEqual({
-      contents: [{ uri: "test://t/7", text: "T7" }],
+      contents: [{ uri: "test://t/7", mimeType: "text/plain", text: "T7" }],
       ttlMs: 5000,
       cacheScope: "private",
       resultType: "complete",
