@@ -8,6 +8,7 @@ import { existsSync } from "node:fs";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
 import { startHttpServer } from "./procs.mjs";
+import { median } from "./stats.mjs";
 
 export const SCALE_OUT_SCENARIO = 10;
 export const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
@@ -121,7 +122,21 @@ function referenceOf(label) {
 /** The table as Markdown, with the cost of a legacy request's Redis round trip worked out below it. */
 export function scaleOutMarkdown(t, rows) {
   const lines = [`### ${t.title}`, ""];
-  const head = ["row", "calls/s median (min–max)", "p50 ms", "p99 ms", "vs", "Redis round trips per call"];
+  const head = [
+    "row",
+    "calls/s median (min–max)",
+    "p50 ms",
+    "p99 ms",
+    "vs",
+    "server CPU µs/call",
+    "Redis round trips per call",
+  ];
+  // Server CPU per call (the instance `stats` reached), median over rounds.
+  const cpu = {};
+  for (const c of t.cases) {
+    const v = c.samples.map((s) => s.server?.cpuUsPerCall).filter((x) => typeof x === "number");
+    cpu[c.label] = v.length ? median(v) : undefined;
+  }
   lines.push(`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`);
   for (const [label, r] of Object.entries(rows)) {
     const refLabel = referenceOf(label);
@@ -132,7 +147,7 @@ export function scaleOutMarkdown(t, rows) {
       : `fails (${String(r.error).slice(0, 70)})`;
     const trips = label.includes("in-memory") ? "–" : label.startsWith("modern") ? "0" : "1";
     lines.push(
-      `| ${label} | ${value} | ${n1(r.p50)} | ${n1(r.p99)} | ${refLabel ? `${ratio} of ${refLabel}` : "–"} | ${trips} |`,
+      `| ${label} | ${value} | ${n1(r.p50)} | ${n1(r.p99)} | ${refLabel ? `${ratio} of ${refLabel}` : "–"} | ${n0(cpu[label])} | ${trips} |`,
     );
   }
   lines.push("");
@@ -142,6 +157,14 @@ export function scaleOutMarkdown(t, rows) {
     const share = (modernRedis.value / modernMem.value) * 100;
     lines.push(
       `Target of issue 16: modern tools/call with the Redis stores ≥ 90% of in-memory: ${pct(share)} (${share >= 90 ? "met" : "**not met**"}).`,
+      "",
+    );
+  }
+  const cpuMem = cpu["legacy, in-memory"];
+  const cpuRedis = cpu["legacy, Redis"];
+  if (cpuMem !== undefined && cpuRedis !== undefined) {
+    lines.push(
+      `Server CPU per call: a legacy call's Redis round trip (and the shared-session work around it) adds ${n0(cpuRedis - cpuMem)} µs (${n0(cpuRedis)} vs ${n0(cpuMem)} µs in-memory); modern: ${n0(cpu["modern, Redis"])} vs ${n0(cpu["modern, in-memory"])} µs (no Redis round trip). CPU time is what an instance spends per call whatever else runs on the machine; one core carries about 10⁶ / (µs per call) calls/s.`,
       "",
     );
   }

@@ -12,11 +12,25 @@ const server = createServer({ name: "bench-mcpkit", version: "0.0.0" });
 const text = (t) => ({ content: [{ type: "text", text: t }] });
 const object = (properties) => ({ type: "object", properties, required: Object.keys(properties) });
 
-server.registerTool("echo", { inputSchema: object({ text: { type: "string" } }) }, ({ text: t }) => text(t));
+// Server CPU per echo call since the first one, for scenario 10: a per-call cost that other load on the
+// machine skews far less than a rate does (it includes the warm-up calls).
+let calls = 0;
+let cpuFrom;
+server.registerTool("echo", { inputSchema: object({ text: { type: "string" } }) }, ({ text: t }) => {
+  if (calls++ === 0) cpuFrom = process.cpuUsage();
+  return text(t);
+});
 server.registerTool("blob", { inputSchema: object({ bytes: { type: "number" } }) }, ({ bytes }) =>
   text(blobText(bytes)),
 );
-server.registerTool("stats", {}, () => text(statsText()));
+server.registerTool("stats", {}, () => {
+  const stats = JSON.parse(statsText());
+  if (calls > 1) {
+    const used = process.cpuUsage(cpuFrom);
+    stats.cpuUsPerCall = (used.user + used.system) / (calls - 1);
+  }
+  return text(JSON.stringify(stats));
+});
 for (const name of fillerNames(spec.tools)) {
   server.registerTool(
     name,
