@@ -8,6 +8,7 @@ import {
   type ProtocolEra,
 } from "@mcpkit/protocol";
 import { dispatch } from "./dispatch.js";
+import { RequestLimit } from "./request-limit.js";
 import type { ServerCore } from "./server-core.js";
 import {
   adoptSharedSession,
@@ -111,17 +112,36 @@ export async function connect(core: ServerCore, transport: Transport): Promise<S
     conn.session.initialized = true;
     conn.shared?.write(INITIALIZED_CHANGE).catch(core.reportUnexpected);
   });
+  const limit = new RequestLimit(core.maxRequestsPerConnection, core.logger);
   peer.onAnyRequest((params, rctx) => {
-    const outcome = dispatch(core, conn, params, rctx);
-    if (!(outcome instanceof Promise)) return outcome;
-    return outcome.catch((error: unknown) => {
-      // The request's own stream closed (HTTP disconnect = cancellation): nobody can receive an answer,
-      // and the abort is not a failure worth logging.
-      if (rctx.aborted && !(error instanceof JsonRpcError)) {
-        throw new McpError(McpErrorCode.InternalError, "Request cancelled");
-      }
+    const refused = limit.admit();
+    if (refused !== undefined) throw refused;
+    let outcome: ReturnType<typeof dispatch>;
+    try {
+      outcome = dispatch(core, conn, params, rctx);
+    } catch (error) {
+      limit.release();
       throw error;
-    });
+    }
+    if (!(outcome instanceof Promise)) {
+      limit.release();
+      return outcome;
+    }
+    return outcome.then(
+      (result) => {
+        limit.release();
+        return result;
+      },
+      (error: unknown) => {
+        limit.release();
+        // The request's own stream closed (HTTP disconnect = cancellation): nobody can receive an answer,
+        // and the abort is not a failure worth logging.
+        if (rctx.aborted && !(error instanceof JsonRpcError)) {
+          throw new McpError(McpErrorCode.InternalError, "Request cancelled");
+        }
+        throw error;
+      },
+    );
   });
   connections.add(conn);
   try {

@@ -6,6 +6,7 @@ import { Registry } from "./internal/registry.js";
 import { RequestStateSealer } from "./internal/request-state.js";
 import { SchemaCompiler } from "./internal/schema.js";
 import type { Listener } from "./listen.js";
+import { requestLimitOf } from "./request-limit.js";
 import { SkillRegistry } from "./skills.js";
 import { publishTask } from "./task-publication.js";
 import { createInMemoryTaskStore, TaskManager, type TaskStore } from "./tasks.js";
@@ -25,6 +26,8 @@ export class ServerCore {
   readonly skills: SkillRegistry;
   sealer: RequestStateSealer;
   readonly pageSize: number;
+  /** `options.maxConcurrentRequestsPerConnection`, checked, or its default. */
+  readonly maxRequestsPerConnection: number;
   readonly ttlMs: number;
   readonly cacheScope: "public" | "private";
   /** Open connections (legacy sessions and carriers of modern requests). */
@@ -45,7 +48,10 @@ export class ServerCore {
   private taskStore: TaskStore | undefined;
   private taskManagerInstance: TaskManager | undefined;
 
-  /** @throws TypeError when `name` or `version` is missing; RangeError for a `pageSize` below 1. */
+  /**
+   * @throws TypeError when `name` or `version` is missing; RangeError for a `pageSize` below 1 or a
+   * `maxConcurrentRequestsPerConnection` that is not a whole number of at least 1.
+   */
   constructor(options: ServerOptions) {
     if (typeof options?.name !== "string" || typeof options.version !== "string") {
       throw new TypeError("createServer needs { name, version }");
@@ -63,6 +69,7 @@ export class ServerCore {
     this.pageSize = options.pageSize ?? 100;
     if (!(this.pageSize >= 1))
       throw new RangeError(`pageSize must be at least 1, got ${String(options.pageSize)}`);
+    this.maxRequestsPerConnection = requestLimitOf(options.maxConcurrentRequestsPerConnection);
     this.ttlMs = Math.max(0, Math.floor(options.cache?.ttlMs ?? 0));
     this.cacheScope = options.cache?.scope ?? "public";
     this.bus = options.bus === undefined ? undefined : new BusLink(options.bus, this);

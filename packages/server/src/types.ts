@@ -110,6 +110,17 @@ export interface ServerOptions extends ServerObservability {
   capabilities?: ServerCapabilities;
   /** Timeout of server-to-client requests in a legacy session (default 60 s). */
   requestTimeout?: number;
+  /**
+   * Most requests from the client in flight at once on one connection (a stdio pipe, a legacy session, an
+   * in-memory pair), counted from arrival until the handler settles. One more is answered at once with
+   * -32600 "Too many requests…" (`data: { limit: "maxConcurrentRequestsPerConnection", value }`), the
+   * logger gets a line naming the limit (once per burst), and the connection and its other requests go on.
+   * Default 100 (as the HTTP handler's per-session limit). Over HTTP the handler's own
+   * limits (`maxConcurrentRequestsPerSession`: 429; `maxConcurrentRequests`: 503) apply first, and a modern
+   * request is a connection of its own.
+   * @throws RangeError (from `createServer`) when it is not a whole number of at least 1.
+   */
+  maxConcurrentRequestsPerConnection?: number;
   /** Receives unexpected failures (default: `console.error`). Nothing logged here reaches a client. */
   logger?: ServerLogger;
 }
