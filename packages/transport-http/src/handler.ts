@@ -27,6 +27,7 @@ import { ModernExchange, OneShotTransport } from "./internal/modern.js";
 import { SharedSessionHandle } from "./internal/shared-session-handle.js";
 import { SSE_HEADERS, type SseBufferLimit, SseConnection } from "./internal/sse-connection.js";
 import {
+  DEFAULT_HANDSHAKE_TIMEOUT,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
   DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION,
   DEFAULT_MAX_SSE_BUFFER_BYTES,
@@ -114,6 +115,14 @@ export interface StreamableHttpHandlerOptions {
   eventStore?: EventStore;
   /** A legacy session without requests or open streams for this long ends. Default 30 min; `Infinity` never. */
   sessionIdleTimeout?: number;
+  /**
+   * A legacy session whose client sends nothing after its `initialize` POST (no `notifications/initialized`,
+   * no request, no GET) for this long ends (its connection closes, later requests get 404) and `onLimit`
+   * is told (`handshakeTimeout`). Counted from the `initialize` POST. Default 30 s
+   * (`DEFAULT_HANDSHAKE_TIMEOUT`); `Infinity` or 0 never. Sessions shared through a `sessionStore` are
+   * bounded by their record's TTL instead (the client's next message may reach another instance).
+   */
+  handshakeTimeout?: number;
   /**
    * Shares legacy sessions with the other instances of the server behind a load balancer without sticky
    * routing (e.g. `@mcpkit/redis`): any instance serves any request of a session. Each request of a session
@@ -407,6 +416,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   let closed = false;
   const cluster = serveLegacy ? options.sessionStore : undefined;
   const idleTimeout = options.sessionIdleTimeout ?? 30 * 60_000;
+  const handshakeTimeout = options.handshakeTimeout ?? DEFAULT_HANDSHAKE_TIMEOUT;
   // The record's TTL: the idle timeout, or a day for sessions that never idle out in one process.
   const recordTtl = Number.isFinite(idleTimeout) && idleTimeout > 0 ? idleTimeout : 86_400_000;
 
@@ -414,11 +424,12 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   function limitReached(
     limit: HttpLimitName,
     value: number,
-    status: number,
+    status: number | undefined,
     message: string,
     sessionId?: string,
   ): void {
-    const event: HttpLimitEvent = { limit, value, status, message };
+    const event: HttpLimitEvent = { limit, value, message };
+    if (status !== undefined) event.status = status;
     if (sessionId !== undefined) event.sessionId = sessionId;
     try {
       onLimit(event);
@@ -585,6 +596,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const message = parsed.message;
     session.protocolVersion = version;
     session.touch();
+    session.handshakeDone();
     const info = messageInfo(req, version, session.id, undefined);
     if (parsed.kind !== "request") {
       if (parsed.kind === "notification" && parsed.message.method === "notifications/cancelled") {
@@ -782,6 +794,17 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     }
     const session = new Session(id, settings, version, shared);
     sessions.set(session.id, session);
+    if (!cluster) {
+      session.awaitHandshake(handshakeTimeout, () =>
+        limitReached(
+          "handshakeTimeout",
+          handshakeTimeout,
+          undefined,
+          `a session was ended: its client sent nothing after initialize for ${handshakeTimeout} ms`,
+          session.id,
+        ),
+      );
+    }
     try {
       await options.connect(session.transport, connectionInfo(req, "legacy", session.id));
     } catch (error) {
@@ -917,6 +940,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     const version = legacyVersion(req);
     if (version instanceof Rejection) return version.response;
     session.touch();
+    session.handshakeDone();
     const lastEventId = req.header(Header.LastEventId)?.trim();
     if (lastEventId) {
       const streamId = await settings.store.streamIdOf(lastEventId);

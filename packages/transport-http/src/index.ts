@@ -20,6 +20,7 @@ export {
   type StreamableHttpHandlerOptions,
 } from "./handler.js";
 export {
+  DEFAULT_HANDSHAKE_TIMEOUT,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
   DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION,
   DEFAULT_MAX_SSE_BUFFER_BYTES,

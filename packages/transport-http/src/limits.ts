@@ -12,7 +12,8 @@ export type HttpLimitName =
   | "maxSseBufferBytes"
   | "maxHeaderSize"
   | "headersTimeout"
-  | "requestTimeout";
+  | "requestTimeout"
+  | "handshakeTimeout";
 
 /** What `onLimit` is told when a request or stream hit a limit. */
 export interface HttpLimitEvent {
@@ -34,6 +35,12 @@ export const DEFAULT_MAX_CONCURRENT_REQUESTS = 1000;
 export const DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION = 100;
 /** Default most bytes an SSE stream may hold unread by a slow client before it is closed: 4 MiB. */
 export const DEFAULT_MAX_SSE_BUFFER_BYTES = 4 * 1024 * 1024;
+/**
+ * Default time a legacy session may stay after its `initialize` without the client sending anything
+ * more (`notifications/initialized`, a request, a GET): 30 s. A real client sends the notification at
+ * once; a session left in the middle of its handshake is someone else's probe or a crashed client.
+ */
+export const DEFAULT_HANDSHAKE_TIMEOUT = 30_000;
 /** Seconds a client is told to wait (`Retry-After`) after a 429 or 503 for load. */
 export const RETRY_AFTER_SECONDS = 1;
 

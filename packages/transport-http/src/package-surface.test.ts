@@ -4,6 +4,7 @@ describe("the public surface", () => {
   it("exports exactly these names from the root entry", async () => {
     expect(Object.keys(await import("./index.js")).sort()).toMatchInlineSnapshot(`
       [
+        "DEFAULT_HANDSHAKE_TIMEOUT",
         "DEFAULT_MAX_BODY_BYTES",
         "DEFAULT_MAX_CONCURRENT_REQUESTS",
         "DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION",

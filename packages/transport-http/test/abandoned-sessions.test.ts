@@ -14,7 +14,13 @@ describe("abandoned sessions", () => {
   it("sessions opened and never closed all end by idle expiry; the app's connections close", async () => {
     vi.useFakeTimers();
     const app = createTestApp();
-    const handler = createStreamableHttpHandler({ ...app.options, sessionIdleTimeout: 60_000 });
+    // Idle expiry alone: these sessions never send notifications/initialized, so the handshake timeout
+    // (30 s by default) would end them first.
+    const handler = createStreamableHttpHandler({
+      ...app.options,
+      sessionIdleTimeout: 60_000,
+      handshakeTimeout: Number.POSITIVE_INFINITY,
+    });
     const doFetch = inProcessFetch(handler);
     for (let i = 0; i < COUNT; i += 200) {
       await Promise.all(Array.from({ length: 200 }, () => rawInitialize(doFetch, "http://localhost/mcp")));

@@ -312,6 +312,8 @@ export class Session {
   private readonly liveStreams = new Map<string, LegacyStream>();
   private streamCount = 0;
   private idleTimer: ReturnType<typeof setTimeout> | undefined;
+  /** Armed from `initialize` until the client's next message (see {@link awaitHandshake}). */
+  private handshakeTimer: ReturnType<typeof setTimeout> | undefined;
   private lastActive = 0;
   ended = false;
   /** The version of the session's latest request (`MCP-Protocol-Version`). */
@@ -420,6 +422,29 @@ export class Session {
   }
 
   /**
+   * Ends the session unless the client sends something more (a POST or a GET, see {@link handshakeDone})
+   * within `ms` of its `initialize`; `onTimeout` is told first. A non-finite or non-positive `ms` waits
+   * for ever.
+   */
+  awaitHandshake(ms: number, onTimeout: () => void): void {
+    if (!Number.isFinite(ms) || ms <= 0 || ms > 2_147_483_647) return;
+    this.handshakeTimer = setTimeout(() => {
+      this.handshakeTimer = undefined;
+      if (this.ended) return;
+      onTimeout();
+      this.terminate();
+    }, ms);
+    unrefTimer(this.handshakeTimer);
+  }
+
+  /** The client spoke again after `initialize`: the handshake timeout no longer applies. */
+  handshakeDone(): void {
+    if (this.handshakeTimer === undefined) return;
+    clearTimeout(this.handshakeTimer);
+    this.handshakeTimer = undefined;
+  }
+
+  /**
    * Activity: the idle period starts again. Only the time is noted; the one timer, when it fires early,
    * waits for the rest of the period (no timer churn per request).
    */
@@ -495,6 +520,7 @@ export class Session {
     if (this.ended) return;
     this.ended = true;
     if (this.idleTimer !== undefined) clearTimeout(this.idleTimer);
+    this.handshakeDone();
     for (const exchange of [...this.exchanges.values()]) exchange.end();
     this.standalone.done = true;
     this.standalone.disconnect();
