@@ -105,7 +105,8 @@ try {
   if (!cluster) {
     const port = await freePort();
     const server = spawn(process.execPath, [entry], {
-      env: { ...process.env, PORT: String(port) },
+      // One process with the in-memory stores, even where REDIS_URL is set for everything else.
+      env: { ...process.env, PORT: String(port), REDIS_URL: "" },
       stdio: ["ignore", "inherit", "inherit"],
     });
     children.push(server);
