@@ -76,4 +76,23 @@ type Flatten<T> = { [K in keyof T]: T[K] };
  * a literal object schema (written `as const`, so its `type` is the literal `"object"`); `any` otherwise,
  * so a handler over a schema built at run time states its own argument type.
  */
-export type ArgsOfJsonSchema<S> = S extends { readonly type: "object" } ? FromJsonSchema<S> : any;
+export type ArgsOfJsonSchema<S> = S extends { readonly type: "object" }
+  ? IsWidened<S> extends true
+    ? any
+    : FromJsonSchema<S>
+  : any;
+
+/**
+ * True when part of an object schema lost its literal types (`type: "object" as const` on a schema whose
+ * properties say `type: string`, or `required: string[]`): inferring from it would make up a type the
+ * handler never stated, so it stays `any`.
+ */
+type IsWidened<S> =
+  | (S extends { readonly required: readonly (infer R)[] } ? (string extends R ? true : never) : never)
+  | (S extends { readonly properties: infer P }
+      ? {
+          [K in keyof P]: P[K] extends { readonly type: infer T } ? (string extends T ? true : never) : never;
+        }[keyof P]
+      : never) extends never
+  ? false
+  : true;

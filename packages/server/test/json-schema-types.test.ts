@@ -67,3 +67,19 @@ describe("FromJsonSchema", () => {
     );
   });
 });
+
+describe("ArgsOf with a partly widened schema", () => {
+  it("stays any when a property's type or required lost its literal", () => {
+    const server = createServer({ name: "s", version: "1" });
+    const partly = {
+      type: "object" as const,
+      properties: { secret: { type: "string" } },
+      required: ["secret"],
+    };
+    server.registerTool("work", { inputSchema: partly }, (args: { secret: string }) => args.secret);
+    server.registerTool("any", { inputSchema: partly }, (args) => {
+      expectTypeOf(args).toBeAny();
+      return "ok";
+    });
+  });
+});
