@@ -12,10 +12,10 @@ import {
 } from "@mcpkit/protocol";
 import { defaultEraCache, type EraCache } from "./era-cache.js";
 import type { InputHandlers } from "./input.js";
+import type { ClientObservability } from "./observability.js";
 import { checkTimeout, type RequestConfig } from "./request-config.js";
 import type { ResponseCacheOptions } from "./response-cache.js";
 import type { SubscriptionNotification } from "./subscription.js";
-import type { ClientObservability } from "./telemetry.js";
 import type { OutputValidation } from "./tool-call.js";
 
 /** How {@link Client.connect} picks the protocol era. */

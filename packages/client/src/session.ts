@@ -1,5 +1,4 @@
 import { ConnectionClosedError, createPeer, type Peer, type Transport } from "@mcpkit/jsonrpc";
-import type { McpTelemetry } from "@mcpkit/protocol";
 import {
   allowsBatches,
   type ClientCapabilities,
@@ -12,9 +11,9 @@ import {
 import { answerInputRequest, type InputHandlers } from "./input.js";
 import { isObject } from "./internal/util.js";
 import { wrapTransport } from "./internal/wire.js";
+import { type SessionObserve, sessionObserver } from "./observability.js";
 import type { ClientSettings } from "./options.js";
 import type { SubscriptionControl } from "./subscription.js";
-import { clientTelemetry, observeSession } from "./telemetry.js";
 
 /** The server-to-client requests an input handler answers, by handler. */
 const INPUT_METHODS = [
@@ -69,7 +68,7 @@ export class Session {
   reinit: Promise<void> | undefined = undefined;
   readonly #settings: ClientSettings;
 
-  constructor(inner: Transport, hooks: SessionHooks, telemetry?: McpTelemetry) {
+  constructor(inner: Transport, hooks: SessionHooks, observe?: SessionObserve) {
     const settings = hooks.settings;
     this.#settings = settings;
     this.inner = inner;
@@ -78,11 +77,8 @@ export class Session {
     this.httpLike = this.headers || traits?.perRequestStream === true;
     this.version = settings.preferredModern;
     // The wire trace and OpenTelemetry: nothing at all when neither is on.
-    const observation = observeSession(settings.options, telemetry, inner, {
-      era: () => this.era,
-      version: () => this.version,
-    });
-    const wire = wrapTransport(observation.transport, {
+    const observation = observe?.(inner, { era: () => this.era, version: () => this.version });
+    const wire = wrapTransport(observation?.transport ?? inner, {
       era: () => this.era,
       refuse: () => (hooks.closing() ? new ConnectionClosedError("The client is closing") : undefined),
       explicitCancel: (method) => this.era === "legacy" && method !== "initialize",
@@ -95,10 +91,9 @@ export class Session {
       batches: false,
       timeout: settings.requestConfig.timeout ?? 60_000,
       onError: settings.onError,
-      observer: observation.observer,
+      observer: observation?.observer,
       onClose: (reason) => {
-        if (observation.facts !== undefined)
-          telemetry?.endSession(observation.started, observation.facts, reason);
+        observation?.closed?.(reason);
         this.dead = true;
         this.closeReason = reason;
         const error = reason ?? new ConnectionClosedError("The connection to the server closed");
@@ -159,7 +154,7 @@ export function declaredHandlers(settings: ClientSettings): Record<keyof InputHa
 
 /** Creates a session on `inner` and starts its peer. */
 export async function startSession(inner: Transport, hooks: SessionHooks): Promise<Session> {
-  const session = new Session(inner, hooks, await clientTelemetry(hooks.settings.options));
+  const session = new Session(inner, hooks, await sessionObserver(hooks.settings.options));
   await session.peer.start();
   return session;
 }

@@ -83,7 +83,7 @@ describe("createSkillsClient", () => {
     t.tamperWith((_uri, text) => (served = change(text)));
     if (reason === "frontmatter") {
       // The server's entry agrees with the tampered bytes: only the frontmatter comparison catches it.
-      const { sha256Digest } = await import("@mcpkit/protocol");
+      const { sha256Digest } = await import("@mcpkit/protocol/skill-content");
       const bytes = new TextEncoder().encode(change(SKILL_MD));
       const resources = (entry!.resources as Array<{ uri: string; digest: string; size: number }>).map((r) =>
         r.uri === entry!.uri ? { ...r, digest: sha256Digest(bytes), size: bytes.length } : r,

@@ -1,46 +1,15 @@
-import {
-  fromBase64,
-  frontmatterDifferences,
-  type GetSkillResult,
-  type ListSkillsResult,
-  parseSkillMd,
-  type ReadResourceResult,
-  type ServerCapabilities,
-  SKILLS_EXTENSION_ID,
-  type Skill,
-  type SkillFrontmatter,
-  type SkillsCapability,
-  sha256Digest,
-  skillEntryProblem,
-  skillUriParts,
+import type {
+  ReadResourceResult,
+  ServerCapabilities,
+  Skill,
+  SkillFrontmatter,
+  SkillsCapability,
 } from "@mcpkit/protocol";
-import { InvalidResultError } from "./errors.js";
+import { SKILLS_EXTENSION_ID } from "@mcpkit/protocol";
 import type { CallOptions } from "./options.js";
+import type { SkillsReader } from "./skills-reader.js";
 
-/** What went wrong when a skill's content did not match its entry. */
-export type SkillVerificationReason = "entry" | "size" | "digest" | "frontmatter" | "unlisted" | "unreadable";
-
-/**
- * A skill file (or a whole skill) refused on the host side: the entry is unusable, or what the server
- * returned differs from the entry in size, digest or frontmatter, or a file outside the entry's manifest
- * was asked for. The content is never handed out. Recover by calling {@link SkillsClient.get} again (the
- * skill may have changed since its entry was fetched) and loading from the new entry.
- *
- * Local: it never crosses the wire.
- * @see https://modelcontextprotocol.io/seps/2640-skills-extension#integrity-and-verification
- */
-export class SkillVerificationError extends Error {
-  override name = "SkillVerificationError";
-  /** Which check failed. */
-  readonly reason: SkillVerificationReason;
-  /** The URI of the file (or of the skill's SKILL.md) that failed. */
-  readonly uri: string;
-  constructor(reason: SkillVerificationReason, uri: string, message: string) {
-    super(message);
-    this.reason = reason;
-    this.uri = uri;
-  }
-}
+export { SkillVerificationError, type SkillVerificationReason } from "./skill-verification-error.js";
 
 /** The part of a `Client` the skills client uses (a structural type: any client with these works). */
 export interface SkillsHost {
@@ -102,24 +71,10 @@ export interface SkillsClient {
   load(skill: Skill | string, options?: CallOptions): Promise<LoadedSkill>;
 }
 
-const utf8 = new TextEncoder();
-const strictUtf8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
-
-function notDeclared(): Error {
-  return new Error(`The server did not declare the Skills extension (${SKILLS_EXTENSION_ID})`);
-}
-
-function checkedEntry(value: unknown, method: string): Skill {
-  const problem = skillEntryProblem(value);
-  if (problem !== undefined) {
-    const uri = (value as { uri?: unknown } | null)?.uri;
-    throw new SkillVerificationError(
-      "entry",
-      typeof uri === "string" ? uri : "",
-      `${method} returned an unusable skill entry: ${problem}`,
-    );
-  }
-  return value as Skill;
+/** The server's Skills extension settings, or undefined when it did not declare the extension. */
+function skillsCapability(host: SkillsHost): SkillsCapability | undefined {
+  const value = (host.capabilities?.extensions as Record<string, unknown> | undefined)?.[SKILLS_EXTENSION_ID];
+  return typeof value === "object" && value !== null ? (value as SkillsCapability) : undefined;
 }
 
 /**
@@ -127,6 +82,8 @@ function checkedEntry(value: unknown, method: string): Skill {
  * reads entries only, loading reads the SKILL.md only, and each supporting file is read when asked for.
  * Every read is verified against the entry held (size, SHA-256 digest, SKILL.md frontmatter); a mismatch
  * throws {@link SkillVerificationError} and the content is not returned.
+ *
+ * The verification code (frontmatter parser, SHA-256) is imported on the first call, not with the client.
  * @see https://modelcontextprotocol.io/seps/2640-skills-extension
  */
 export function createSkillsClient(
@@ -134,146 +91,24 @@ export function createSkillsClient(
   options: { onError?: (error: unknown) => void } = {},
 ): SkillsClient {
   const onError = options.onError ?? (() => {});
-  const capability = (): SkillsCapability | undefined => {
-    const value = (host.capabilities?.extensions as Record<string, unknown> | undefined)?.[
-      SKILLS_EXTENSION_ID
-    ];
-    return typeof value === "object" && value !== null ? (value as SkillsCapability) : undefined;
+  const requireDeclared = (): void => {
+    if (skillsCapability(host) === undefined) {
+      throw new Error(`The server did not declare the Skills extension (${SKILLS_EXTENSION_ID})`);
+    }
   };
-  const requireDeclared = () => {
-    if (capability() === undefined) throw notDeclared();
-  };
-
-  async function readVerified(entry: Skill, uri: string, call: CallOptions | undefined): Promise<SkillFile> {
-    const listed = entry.resources === "dynamic" ? undefined : entry.resources.find((r) => r.uri === uri);
-    const root = skillUriParts(entry.uri)!.root;
-    if (entry.resources !== "dynamic" && listed === undefined) {
-      throw new SkillVerificationError("unlisted", uri, `${uri} is not a file of the skill ${entry.uri}`);
-    }
-    if (entry.resources === "dynamic" && !uri.startsWith(`${root}/`)) {
-      throw new SkillVerificationError("unlisted", uri, `${uri} is outside the skill ${entry.uri}`);
-    }
-    const result = await host.readResource(uri, call);
-    const content = result.contents?.find((c) => c.uri === uri) ?? result.contents?.[0];
-    let bytes: Uint8Array;
-    let text: string | undefined;
-    if (content !== undefined && typeof (content as { text?: unknown }).text === "string") {
-      text = (content as { text: string }).text;
-      bytes = utf8.encode(text);
-    } else if (content !== undefined && typeof (content as { blob?: unknown }).blob === "string") {
-      try {
-        bytes = fromBase64((content as { blob: string }).blob);
-      } catch {
-        throw new SkillVerificationError("unreadable", uri, `${uri} came back with invalid base64`);
-      }
-    } else {
-      throw new SkillVerificationError("unreadable", uri, `${uri} came back with no text or blob content`);
-    }
-    if (listed !== undefined) {
-      // Size first: a length mismatch is a verification failure without hashing anything.
-      if (bytes.length !== listed.size) {
-        throw new SkillVerificationError(
-          "size",
-          uri,
-          `${uri} has ${bytes.length} bytes, but its skill entry says ${listed.size}; not using it`,
-        );
-      }
-      const digest = sha256Digest(bytes);
-      if (digest !== listed.digest) {
-        throw new SkillVerificationError(
-          "digest",
-          uri,
-          `${uri} hashes to ${digest}, but its skill entry says ${listed.digest}; not using it`,
-        );
-      }
-    }
-    return { uri, bytes, text, mimeType: content.mimeType };
-  }
-
-  const client: SkillsClient = {
+  let reader: Promise<SkillsReader> | undefined;
+  const open = (): Promise<SkillsReader> =>
+    (reader ??= import("./skills-reader.js").then((m) =>
+      m.createSkillsReader(host, onError, requireDeclared),
+    ));
+  return {
     get capability() {
-      return capability();
+      return skillsCapability(host);
     },
-    async list(call) {
-      requireDeclared();
-      const out: Skill[] = [];
-      const seen = new Set<string>();
-      let cursor: string | undefined;
-      do {
-        const page = (await host.request("skills/list", cursor === undefined ? {} : { cursor }, call)) as
-          | ListSkillsResult
-          | undefined;
-        if (!Array.isArray(page?.skills)) {
-          throw new InvalidResultError("skills/list", "skills/list returned no skills array");
-        }
-        for (const entry of page.skills) {
-          const problem = skillEntryProblem(entry);
-          if (problem === undefined) out.push(entry);
-          else onError(new InvalidResultError("skills/list", `Dropped a skill entry: ${problem}`));
-        }
-        cursor = typeof page.nextCursor === "string" && page.nextCursor !== "" ? page.nextCursor : undefined;
-        if (cursor !== undefined && seen.has(cursor)) {
-          throw new InvalidResultError("skills/list", "skills/list repeated a cursor");
-        }
-        if (cursor !== undefined) seen.add(cursor);
-      } while (cursor !== undefined);
-      return out;
-    },
-    async get(uri, call) {
-      requireDeclared();
-      const result = (await host.request("skills/get", { uri }, call)) as GetSkillResult | undefined;
-      const entry = checkedEntry(result?.skill, "skills/get");
-      if (entry.uri !== uri) {
-        throw new SkillVerificationError(
-          "entry",
-          uri,
-          `skills/get for ${uri} returned the entry of ${entry.uri}`,
-        );
-      }
-      return entry;
-    },
-    async load(skillOrUri, call) {
-      const entry =
-        typeof skillOrUri === "string"
-          ? await client.get(skillOrUri, call)
-          : checkedEntry(skillOrUri, "the entry");
-      const file = await readVerified(entry, entry.uri, call);
-      let text: string;
-      try {
-        text = file.text ?? strictUtf8.decode(file.bytes);
-      } catch {
-        throw new SkillVerificationError("unreadable", entry.uri, `${entry.uri} is not UTF-8 text`);
-      }
-      let parsed: ReturnType<typeof parseSkillMd>;
-      try {
-        parsed = parseSkillMd(text);
-      } catch (error) {
-        throw new SkillVerificationError(
-          "frontmatter",
-          entry.uri,
-          `${entry.uri}: ${(error as Error).message}`,
-        );
-      }
-      const differences = frontmatterDifferences(parsed.frontmatter, entry.frontmatter);
-      if (differences.length > 0) {
-        throw new SkillVerificationError(
-          "frontmatter",
-          entry.uri,
-          `The frontmatter of ${entry.uri} differs from its skill entry in ${differences.join(", ")}; not loading it`,
-        );
-      }
-      const root = skillUriParts(entry.uri)!.root;
-      return {
-        skill: entry,
-        text,
-        frontmatter: parsed.frontmatter as SkillFrontmatter,
-        body: parsed.body,
-        readFile(pathOrUri, fileCall) {
-          const uri = pathOrUri.includes("://") ? pathOrUri : `${root}/${pathOrUri.replace(/^\.?\//, "")}`;
-          return readVerified(entry, uri, fileCall);
-        },
-      };
-    },
+    // The reader checks the declaration again itself; a server that did not declare the extension gets
+    // the same error either way.
+    list: async (call) => (await open()).list(call),
+    get: async (uri, call) => (await open()).get(uri, call),
+    load: async (skill, call) => (await open()).load(skill, call),
   };
-  return client;
 }

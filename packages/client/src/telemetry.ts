@@ -1,59 +1,16 @@
-import {
-  formatWireEvent,
-  type PeerObserver,
-  type Transport,
-  tapTransport,
-  type WireTap,
-} from "@mcpkit/jsonrpc";
-import {
-  type ConnectionFacts,
-  McpTelemetry,
-  resolveTelemetry,
-  type TelemetryAttributes,
-  type TelemetryOption,
-} from "@mcpkit/protocol";
+import type { Transport } from "@mcpkit/jsonrpc";
+import { formatWireEvent, tapTransport } from "@mcpkit/jsonrpc/wire-trace";
+import type { ConnectionFacts, OpenTelemetryApi, TelemetryAttributes } from "@mcpkit/protocol";
+import { McpTelemetry } from "@mcpkit/protocol/telemetry";
+import type { ClientObservability, SessionObserve } from "./observability.js";
 
-/** The client's one seam to OpenTelemetry and to the wire trace. */
-
-/** Options of the client's observability (a part of {@link ClientOptions}). */
-export interface ClientObservability {
-  /**
-   * OpenTelemetry: spans and metrics per the MCP semantic conventions, trace context in `params._meta`.
-   * Default: on when `@opentelemetry/api` is installed (no SDK registered: a few no-op calls per request);
-   * `false` turns it off; `{ api, tracerProvider, meterProvider }` chooses what to use.
-   */
-  telemetry?: TelemetryOption;
-  /**
-   * The wire trace: one line per JSON-RPC message in and out (direction, transport, era, timing, size,
-   * body cut at 200 characters). `true` writes to `console.error`; a function receives each line.
-   * Default: on (to `console.error`) when the environment has `MCPKIT_DEBUG=wire`.
-   */
-  trace?: boolean | ((line: string) => void);
-  /** A tap on every JSON-RPC message in and out, as parsed and as sent (for tools of your own). */
-  onMessage?: WireTap;
-}
-
-const cache = new WeakMap<object, Promise<McpTelemetry | undefined>>();
-
-/** The client's {@link McpTelemetry}, resolved once per options object (at the first connect). */
-export function clientTelemetry(options: ClientObservability): Promise<McpTelemetry | undefined> {
-  let resolved = cache.get(options);
-  if (resolved === undefined) {
-    resolved = resolveTelemetry(options.telemetry, "client", "@mcpkit/client", "0.1.0");
-    cache.set(options, resolved);
-  }
-  return resolved;
-}
-
-/** Whether `MCPKIT_DEBUG` asks for the wire trace (read without importing `node:process`). */
-export function wireTraceFromEnv(): boolean {
-  const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
-  const debug = env?.MCPKIT_DEBUG;
-  return debug?.split(",").some((d) => d.trim() === "wire" || d.trim() === "*") === true;
-}
+/*
+ * The client's one seam to OpenTelemetry and to the wire trace, imported by ./observability.js only when
+ * a session is observed (never by the client's static graph: a bundle without it stays small).
+ */
 
 /** `network.*` and `server.*` attributes of a transport, read structurally (HTTP: tcp; else a pipe). */
-export function networkOf(transport: Transport): TelemetryAttributes {
+function networkOf(transport: Transport): TelemetryAttributes {
   const http = transport.traits.perRequestHeaders === true || transport.traits.perRequestStream;
   if (!http) return { "network.transport": "pipe" };
   const attributes: TelemetryAttributes = { "network.transport": "tcp", "network.protocol.name": "http" };
@@ -70,48 +27,47 @@ export function networkOf(transport: Transport): TelemetryAttributes {
   return attributes;
 }
 
-/** What one session is observed with: the transport to use (tapped when tracing) and its peer's observer. */
-export interface SessionObservation {
-  readonly transport: Transport;
-  readonly observer: PeerObserver | undefined;
-  readonly facts: ConnectionFacts | undefined;
-  readonly started: number;
-}
-
 /**
- * Prepares the observation of a session on `inner`: the wire trace around it when asked for, and the
- * OpenTelemetry observer of its peer when telemetry resolved. `describe` tells the era and version in force.
+ * The observation of a client's sessions: the wire trace around the transport when `trace` or
+ * `onMessage` asks for it, and the OpenTelemetry observer of the peer when `api` is given (none while no
+ * SDK is registered: asked again for each session).
  */
-export function observeSession(
+export function makeSessionObserver(
   options: ClientObservability,
-  telemetry: McpTelemetry | undefined,
-  inner: Transport,
-  describe: { version(): string; era(): string },
-): SessionObservation {
-  let transport = inner;
-  const trace = options.trace ?? (wireTraceFromEnv() ? true : undefined);
+  trace: ClientObservability["trace"],
+  api: OpenTelemetryApi | undefined,
+): SessionObserve {
+  const option = options.telemetry === false ? undefined : options.telemetry;
+  const telemetry =
+    api === undefined ? undefined : new McpTelemetry(api, "client", "@mcpkit/client", "0.1.0", option);
   const onMessage = options.onMessage;
-  if (trace || onMessage !== undefined) {
-    const label = inner.traits.perRequestHeaders === true || inner.traits.perRequestStream ? "http" : "stdio";
-    const write =
-      typeof trace === "function" ? trace : trace ? (line: string) => console.error(line) : undefined;
-    transport = tapTransport(inner, (event) => {
-      onMessage?.(event);
-      if (write !== undefined) {
-        write(
-          formatWireEvent(event, {
-            transport: `client ${label}`,
-            era: `${describe.era()} ${describe.version()}`,
-          }),
-        );
-      }
-    });
-  }
-  if (telemetry === undefined) return { transport, observer: undefined, facts: undefined, started: 0 };
-  const facts: ConnectionFacts = {
-    network: networkOf(inner),
-    protocolVersion: describe.version,
-    sessionId: () => (inner as { sessionId?: string }).sessionId,
+  const write =
+    typeof trace === "function" ? trace : trace ? (line: string) => console.error(line) : undefined;
+  return (inner, describe) => {
+    let transport = inner;
+    if (write !== undefined || onMessage !== undefined) {
+      const http = inner.traits.perRequestHeaders === true || inner.traits.perRequestStream;
+      const label = `client ${http ? "http" : "stdio"}`;
+      transport = tapTransport(inner, (event) => {
+        onMessage?.(event);
+        if (write !== undefined) {
+          write(formatWireEvent(event, { transport: label, era: `${describe.era()} ${describe.version()}` }));
+        }
+      });
+    }
+    if (telemetry === undefined || !telemetry.active) {
+      return { transport, observer: undefined, closed: undefined };
+    }
+    const facts: ConnectionFacts = {
+      network: networkOf(inner),
+      protocolVersion: describe.version,
+      sessionId: () => (inner as { sessionId?: string }).sessionId,
+    };
+    const started = McpTelemetry.now();
+    return {
+      transport,
+      observer: telemetry.observer(facts),
+      closed: (reason) => telemetry.endSession(started, facts, reason),
+    };
   };
-  return { transport, observer: telemetry.observer(facts), facts, started: McpTelemetry.now() };
 }

@@ -1,6 +1,10 @@
 import { describe, expect, it } from "vitest";
 
 describe("the public surface", () => {
+  it("the wire-trace entry exports exactly these names", async () => {
+    expect(Object.keys(await import("./wire-trace.js")).sort()).toEqual(["formatWireEvent", "tapTransport"]);
+  });
+
   it("exports exactly these names", async () => {
     expect(Object.keys(await import("./index.js")).sort()).toMatchInlineSnapshot(`
       [
@@ -18,7 +22,6 @@ describe("the public surface", () => {
         "createLineFramer",
         "createPeer",
         "errorResponse",
-        "formatWireEvent",
         "isNotification",
         "isRequest",
         "isResponse",
@@ -26,7 +29,6 @@ describe("the public surface", () => {
         "recoverIdFromHead",
         "serializeMessage",
         "sleep",
-        "tapTransport",
       ]
     `);
   });

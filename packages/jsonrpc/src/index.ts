@@ -50,10 +50,5 @@ export {
 export type { InboundWatch, OutboundWatch, PeerObserver } from "./peer-observer.js";
 export { sleep } from "./sleep.js";
 export type { MessageInfo, SendOptions, Transport, TransportSink, TransportTraits } from "./transport.js";
-export {
-  formatWireEvent,
-  tapTransport,
-  type WireEvent,
-  type WireFormatOptions,
-  type WireTap,
-} from "./wire-trace.js";
+// tapTransport and formatWireEvent are the `@mcpkit/jsonrpc/wire-trace` entry (loaded only when tracing).
+export type { WireEvent, WireFormatOptions, WireTap } from "./wire-trace.js";

@@ -41,36 +41,27 @@ export {
   MODERN_METHODS,
   requiredCapability,
 } from "./methods.js";
+export { loadOpenTelemetry } from "./otel-api.js";
 export { ResultType, readResultType } from "./result-type.js";
-export { sha256Digest } from "./sha256.js";
-export { frontmatterDifferences, parseSkillMd, SkillFormatError } from "./skill-frontmatter.js";
 export {
   DIRECTORY_MIME_TYPE,
   SKILL_LIMITS,
   SKILL_MD,
   SKILLS_EXTENSION_ID,
-  skillEntryProblem,
-  skillNameProblem,
-  skillUriParts,
 } from "./skills.js";
-export {
-  type ConnectionFacts,
-  errorType,
-  loadOpenTelemetry,
-  MCP_DURATION_BUCKETS,
-  McpTelemetry,
-  type OpenTelemetryApi,
-  type OtelHistogram,
-  type OtelMeter,
-  type OtelMeterProvider,
-  type OtelSpan,
-  type OtelTracer,
-  type OtelTracerProvider,
-  resolveTelemetry,
-  SPAN_STATUS_ERROR,
-  SpanKindValue,
-  type TelemetryAttributes,
-  type TelemetryOption,
+// The spans and metrics themselves are the `@mcpkit/protocol/telemetry` entry, loaded only by a client or
+// server that uses them (a browser client without OpenTelemetry never downloads them).
+export type {
+  ConnectionFacts,
+  OpenTelemetryApi,
+  OtelHistogram,
+  OtelMeter,
+  OtelMeterProvider,
+  OtelSpan,
+  OtelTracer,
+  OtelTracerProvider,
+  TelemetryAttributes,
+  TelemetryOption,
 } from "./telemetry.js";
 export { MAX_TOOL_NAME_LENGTH, toolNameProblem } from "./tool-names.js";
 export type {

@@ -14,6 +14,27 @@ function sourceFiles(dir: string): string[] {
 }
 
 describe("the public surface", () => {
+  it("the telemetry and skill-content entries export exactly these runtime names", async () => {
+    expect(Object.keys(await import("./telemetry.js")).sort()).toEqual([
+      "MCP_DURATION_BUCKETS",
+      "McpTelemetry",
+      "SPAN_STATUS_ERROR",
+      "SpanKindValue",
+      "errorType",
+      "resolveTelemetry",
+    ]);
+    expect(Object.keys(await import("./skill-content.js")).sort()).toEqual([
+      "SkillFormatError",
+      "fromBase64",
+      "frontmatterDifferences",
+      "parseSkillMd",
+      "sha256Digest",
+      "skillEntryProblem",
+      "skillNameProblem",
+      "skillUriParts",
+    ]);
+  });
+
   it("exports exactly these runtime names", async () => {
     expect(Object.keys(await import("./index.js")).sort()).toMatchInlineSnapshot(`
       [
@@ -26,22 +47,17 @@ describe("the public surface", () => {
         "LEGACY_PROTOCOL_VERSIONS",
         "LOGGING_LEVELS",
         "MAX_TOOL_NAME_LENGTH",
-        "MCP_DURATION_BUCKETS",
         "MODERN_METHODS",
         "MODERN_PROTOCOL_VERSIONS",
         "McpError",
         "McpErrorCode",
-        "McpTelemetry",
         "MetaKey",
         "Method",
         "ResultType",
         "SKILLS_EXTENSION_ID",
         "SKILL_LIMITS",
         "SKILL_MD",
-        "SPAN_STATUS_ERROR",
         "SUPPORTED_PROTOCOL_VERSIONS",
-        "SkillFormatError",
-        "SpanKindValue",
         "TASKS_EXTENSION_ID",
         "X_MCP_HEADER",
         "allowsBatches",
@@ -52,11 +68,9 @@ describe("the public surface", () => {
         "embeddedResource",
         "encodeHeaderValue",
         "eraOf",
-        "errorType",
         "findXMcpHeaderProblem",
         "formatJsonSchemaErrors",
         "fromBase64",
-        "frontmatterDifferences",
         "getMethodInfo",
         "hasCapability",
         "image",
@@ -72,16 +86,10 @@ describe("the public surface", () => {
         "isSupportedVersion",
         "loadOpenTelemetry",
         "mcpNameFor",
-        "parseSkillMd",
         "readResultType",
         "readUnsupportedVersionData",
         "requiredCapability",
-        "resolveTelemetry",
         "resourceLink",
-        "sha256Digest",
-        "skillEntryProblem",
-        "skillNameProblem",
-        "skillUriParts",
         "text",
         "toBase64",
         "toolNameProblem",

@@ -7,6 +7,7 @@ import type {
   PeerObserver,
 } from "@mcpkit/jsonrpc";
 import { MetaKey } from "./meta.js";
+import { loadOpenTelemetry } from "./otel-api.js";
 
 /*
  * OpenTelemetry for MCP, per the semantic conventions for MCP (OpenTelemetry GenAI conventions, "Model
@@ -67,6 +68,7 @@ export interface OtelMeterProvider {
 /** The `@opentelemetry/api` module, as far as mcpkit uses it: pass `import * as api from "@opentelemetry/api"`. */
 export interface OpenTelemetryApi {
   trace: OtelTracerProvider & {
+    getTracerProvider?(): { getDelegate?(): unknown };
     getSpan(context: unknown): OtelSpan | undefined;
     setSpan(context: unknown, span: OtelSpan): unknown;
     isSpanContextValid(spanContext: ReturnType<OtelSpan["spanContext"]>): boolean;
@@ -81,6 +83,8 @@ export interface OpenTelemetryApi {
   };
   metrics: OtelMeterProvider;
   createNoopMeter?: () => OtelMeter;
+  /** Present in API 1.x: a fresh proxy's delegate is the no-op provider (how "no SDK" is told apart). */
+  ProxyTracerProvider?: new () => { getDelegate(): unknown };
 }
 
 /**
@@ -98,24 +102,6 @@ export type TelemetryOption =
       /** Default: the API's global meter provider, read once when the client or server first connects. */
       meterProvider?: OtelMeterProvider;
     };
-
-const SPECIFIER = "@opentelemetry/api";
-let loading: Promise<OpenTelemetryApi | undefined> | undefined;
-
-/**
- * Imports `@opentelemetry/api` once per process and resolves with it, or with `undefined` when it is not
- * installed (or the runtime cannot import it): never rejects. The specifier is not a literal so that
- * bundlers leave the optional peer out; a browser app passes `telemetry: { api }` instead.
- */
-export function loadOpenTelemetry(): Promise<OpenTelemetryApi | undefined> {
-  loading ??= (
-    import(/* webpackIgnore: true */ /* @vite-ignore */ SPECIFIER) as Promise<Record<string, unknown>>
-  ).then(
-    (m) => ((m.trace ? m : m.default) as OpenTelemetryApi | undefined) ?? undefined,
-    () => undefined,
-  );
-  return loading;
-}
 
 /** SpanKind and SpanStatusCode values of the API (stable numbers of the OpenTelemetry specification). */
 const KIND_INTERNAL = 0;
@@ -155,8 +141,10 @@ export function errorType(error: unknown): string {
 
 /**
  * The OpenTelemetry side of one client or server: its tracer and histograms, resolved once. It makes the
- * {@link PeerObserver} of each connection and records session durations. With a no-op meter and a span
- * that does not record (no SDK), an observer returns no watch: the peer does nothing more.
+ * {@link PeerObserver} of each connection and records session durations. With no SDK registered (the
+ * global tracer provider without a delegate and the no-op meter) a connection gets no observer at all: its
+ * peer pays nothing per message. Whether an SDK is there is asked again for each new connection, so one
+ * registered after the first connect is used from the next connection on.
  */
 export class McpTelemetry {
   readonly api: OpenTelemetryApi;
@@ -167,6 +155,8 @@ export class McpTelemetry {
   readonly side: "client" | "server";
   /** False when the meter is the API's no-op one: attributes for metrics are then never built. */
   readonly metering: boolean;
+  /** The no-op provider the global proxy delegates to without an SDK; undefined when that cannot be told. */
+  readonly #noSdk: unknown;
 
   constructor(
     api: OpenTelemetryApi,
@@ -197,11 +187,27 @@ export class McpTelemetry {
     const noop = api.createNoopMeter?.();
     this.metering =
       noop === undefined || meter.constructor !== noop.constructor || o?.meterProvider !== undefined;
+    // A tracer provider passed in is used as is; the global one is a proxy whose delegate, without an SDK,
+    // is the same no-op provider a fresh proxy has.
+    const ProxyProvider = api.ProxyTracerProvider;
+    this.#noSdk =
+      o?.tracerProvider === undefined && ProxyProvider !== undefined
+        ? new ProxyProvider().getDelegate()
+        : undefined;
   }
 
-  /** The observer of one connection's peer. */
-  observer(facts: ConnectionFacts): PeerObserver {
-    return new McpObserver(this, facts, this.#operation);
+  /**
+   * False when nothing would be recorded nor propagated: no tracer SDK registered globally and no meter.
+   * A few calls; asked once per connection, never per message.
+   */
+  get active(): boolean {
+    if (this.metering || this.#noSdk === undefined) return true;
+    return this.api.trace.getTracerProvider?.().getDelegate?.() !== this.#noSdk;
+  }
+
+  /** The observer of one connection's peer, or `undefined` when {@link active} is false. */
+  observer(facts: ConnectionFacts): PeerObserver | undefined {
+    return this.active ? new McpObserver(this, facts, this.#operation) : undefined;
   }
 
   /** Records `mcp.{side}.session.duration` for a session that started at `started` (a {@link now} reading). */

@@ -1,16 +1,14 @@
 import {
   DIRECTORY_MIME_TYPE,
   McpError,
-  parseSkillMd,
   type Resource,
   SKILL_LIMITS,
   SKILL_MD,
   type Skill,
   type SkillResource,
   type SkillsCapability,
-  sha256Digest,
-  skillNameProblem,
 } from "@mcpkit/protocol";
+import { parseSkillMd, sha256Digest, skillNameProblem } from "@mcpkit/protocol/skill-content";
 import type { CallInfo } from "./internal/context.js";
 import { decodeCursor, encodeCursor } from "./internal/cursor.js";
 import type { Registry } from "./internal/registry.js";

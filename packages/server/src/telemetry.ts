@@ -1,11 +1,7 @@
-import {
-  formatWireEvent,
-  type PeerObserver,
-  type Transport,
-  tapTransport,
-  type WireTap,
-} from "@mcpkit/jsonrpc";
-import { type ConnectionFacts, McpTelemetry, resolveTelemetry, type TelemetryOption } from "@mcpkit/protocol";
+import type { PeerObserver, Transport, WireTap } from "@mcpkit/jsonrpc";
+import { formatWireEvent, tapTransport } from "@mcpkit/jsonrpc/wire-trace";
+import type { ConnectionFacts, TelemetryOption } from "@mcpkit/protocol";
+import { McpTelemetry, resolveTelemetry } from "@mcpkit/protocol/telemetry";
 import type { Conn } from "./connection.js";
 
 /** Options of the server's observability (a part of {@link ServerOptions}). */
@@ -90,7 +86,9 @@ export function observeConnection(
       }
     });
   }
-  if (telemetry === null) return { transport: tapped, observer: undefined, closed: undefined };
+  // No SDK registered: no observer, so the peer pays nothing per message.
+  if (telemetry === null || !telemetry.active)
+    return { transport: tapped, observer: undefined, closed: undefined };
   const facts: ConnectionFacts = {
     network: http
       ? { "network.transport": "tcp", "network.protocol.name": "http" }

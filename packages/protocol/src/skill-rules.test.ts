@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { skillEntryProblem, skillNameProblem, skillUriParts } from "./skills.js";
+import { skillEntryProblem, skillNameProblem, skillUriParts } from "./skill-rules.js";
 
 const digest = `sha256:${"ab".repeat(32)}`;
 const entry = () => ({
