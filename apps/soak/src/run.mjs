@@ -6,10 +6,11 @@
 // anything of its insides on the wire, a session left after idle expiry, a stdio child left running, or
 // more open handles at the end than at the start.
 import { mkdirSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { appDir, startHttpServer } from "./procs.mjs";
 import { measureSessions } from "./sessions.mjs";
+import { trendOf } from "./trend.mjs";
 import { createWireScan } from "./wire-scan.mjs";
 import { createTally, runClient } from "./workload.mjs";
 
@@ -21,6 +22,7 @@ const { values: args } = parseArgs({
     "http-clients": { type: "string", default: "50" },
     "stdio-clients": { type: "string", default: "8" },
     out: { type: "string", default: join(appDir, "results") },
+    snapshots: { type: "string" },
   },
 });
 const minutes = Number(args.minutes);
@@ -28,7 +30,8 @@ const durationMs = minutes * 60_000;
 const SAMPLE_MS = 10_000;
 // Sessions idle this long end (mcpkit); short, so the end of the run sees them go.
 const IDLE_MS = 10_000;
-const warmupMs = Math.min(30_000, durationMs / 4);
+// Warm-up: connections, pools and the JIT settle (compiled code grows for the first minutes).
+const warmupMs = Math.min(60_000, durationMs / 4);
 
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const sum = (counts) => Object.values(counts).reduce((a, b) => a + b, 0);
@@ -38,28 +41,19 @@ async function stats(server) {
   return res.json();
 }
 
-/** Slope (per minute) of the least-squares line through `[t ms, value]` points. */
-function slopePerMinute(points) {
-  if (points.length < 2) return Number.NaN;
-  const n = points.length;
-  const mx = points.reduce((a, [x]) => a + x, 0) / n;
-  const my = points.reduce((a, [, y]) => a + y, 0) / n;
-  let num = 0;
-  let den = 0;
-  for (const [x, y] of points) {
-    num += (x - mx) * (y - my);
-    den += (x - mx) ** 2;
-  }
-  return (num / den) * 60_000;
-}
-
 function percentile(sorted, p) {
   if (sorted.length === 0) return Number.NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
 }
 
 async function soakSide(impl) {
-  const server = await startHttpServer(impl, { idleMs: IDLE_MS });
+  const snapshotDir = impl === "mcpkit" && args.snapshots ? resolve(args.snapshots) : undefined;
+  if (snapshotDir) mkdirSync(snapshotDir, { recursive: true });
+  const server = await startHttpServer(impl, { idleMs: IDLE_MS, snapshotDir });
+  const snapshot = (name) =>
+    fetch(`${server.base}/heap-snapshot?name=${name}`, { headers: { connection: "close" } }).then((r) =>
+      r.json(),
+    );
   const tally = createTally();
   const scan = createWireScan();
   const stop = { done: false };
@@ -67,6 +61,7 @@ async function soakSide(impl) {
   const start = await stats(server);
   const t0 = Date.now();
   const samples = [];
+  const snapshots = {};
   const clients = [];
   const httpClients = Number(args["http-clients"]);
   for (let i = 0; i < httpClients; i++) {
@@ -81,7 +76,11 @@ async function soakSide(impl) {
     await sleep(Math.min(SAMPLE_MS, durationMs - (Date.now() - t0)));
     const s = await stats(server);
     samples.push({ t: Date.now() - t0, rss: s.rss, heap: s.heap, sessions: s.sessions });
+    // Heap snapshots under load (--snapshots): the first sample after warm-up and the last one.
+    if (snapshotDir && !snapshots.early && samples.at(-1).t >= warmupMs)
+      snapshots.early = await snapshot("early");
   }
+  if (snapshotDir) snapshots.late = await snapshot("late");
   stop.done = true;
   await Promise.all(clients);
   // The clients' idle keep-alive sockets are the driver's pool, not the server's: closed before counting.
@@ -113,8 +112,8 @@ async function soakSide(impl) {
     reconnects: tally.reconnects,
     p50: percentile(sorted, 50),
     p99: percentile(sorted, 99),
-    rssSlopeKbPerMin: slopePerMinute(steady.map((s) => [s.t, s.rss])) / 1024,
-    heapSlopeKbPerMin: slopePerMinute(steady.map((s) => [s.t, s.heap])) / 1024,
+    rssTrend: trendOf(steady.map((s) => [s.t, s.rss])),
+    heapTrend: trendOf(steady.map((s) => [s.t, s.heap])),
     rssEndMb: end.rss / 2 ** 20,
     heapStartMb: start.heap / 2 ** 20,
     heapPeakMb: Math.max(0, ...samples.map((s) => s.heap)) / 2 ** 20,
@@ -130,6 +129,7 @@ async function soakSide(impl) {
     wireLeaks: scan.leaks,
     wireSamples: scan.samples,
     samples,
+    snapshots,
     stderrTail: server.stderr().split("\n").filter(Boolean).slice(-5),
   };
 }
@@ -140,6 +140,11 @@ const handles = (h) =>
     .map(([k, v]) => `${k} ${v}`)
     .join(", ")})`;
 
+/** `flat: +12.3 ± 40.1 KiB/min (+0.1 MiB over the window, scatter 0.2 MiB; second half +3.0)`. */
+const signed = (n, d = 1) => `${n >= 0 ? "+" : ""}${fmt(n, d)}`;
+const trendText = (t) =>
+  `${t.verdict}: ${signed(t.kibPerMin)} ± ${fmt(t.ciKibPerMin)} KiB/min (${signed(t.riseMib, 2)} MiB over the window, scatter ${fmt(t.scatterMib, 2)} MiB; second half ${signed(t.secondHalfKibPerMin)} KiB/min)`;
+
 function table(results, sessions) {
   const rows = [
     ["calls (steps run)", (r) => String(r.calls)],
@@ -147,8 +152,8 @@ function table(results, sessions) {
     ["expected errors (cancel, timeout)", (r) => String(r.expected)],
     ["sessions abandoned / reconnects", (r) => `${r.abandoned} / ${r.reconnects}`],
     ["p50 / p99 (ms)", (r) => `${fmt(r.p50)} / ${fmt(r.p99)}`],
-    ["RSS slope after warm-up (KiB/min)", (r) => fmt(r.rssSlopeKbPerMin)],
-    ["heap slope after warm-up (KiB/min)", (r) => fmt(r.heapSlopeKbPerMin)],
+    ["heap after GC: trend after warm-up", (r) => trendText(r.heapTrend)],
+    ["RSS: trend after warm-up", (r) => trendText(r.rssTrend)],
     ["RSS at end / peak (MiB)", (r) => `${fmt(r.rssEndMb)} / ${fmt(r.peakRssMb)}`],
     [
       "heap after GC: start / highest sample / end (MiB)",
@@ -161,7 +166,7 @@ function table(results, sessions) {
     ["stack traces / paths on the wire", (r) => `${r.wireLeaks} in ${fmt(r.wireBytes / 2 ** 20)} MiB`],
   ];
   const lines = [
-    `# Soak: ${minutes} min, ${args["http-clients"]} HTTP + ${args["stdio-clients"]} stdio clients per side, samples every ${SAMPLE_MS / 1000} s, idle expiry ${IDLE_MS / 1000} s`,
+    `# Soak: ${minutes} min, ${args["http-clients"]} HTTP + ${args["stdio-clients"]} stdio clients per side, samples every ${SAMPLE_MS / 1000} s (trends fitted after a ${warmupMs / 1000} s warm-up), idle expiry ${IDLE_MS / 1000} s`,
     "",
     `| | ${results.map((r) => r.impl).join(" | ")} |`,
     `|---|${results.map(() => "---").join("|")}|`,

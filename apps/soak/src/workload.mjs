@@ -80,9 +80,26 @@ async function open(target, name, scan, tally) {
   if (target.kind === "stdio") {
     const child = spawnStdioServer(target.impl);
     tally.children.push(child);
-    child.stderr.resume();
+    // The last words of a child that dies before answering name the cause in the error.
+    let stderr = "";
+    child.stderr.on("data", (c) => {
+      if (stderr.length < 2000) stderr += c;
+    });
     const transport = createStreamTransport({ readable: scan.stream(child.stdout), writable: child.stdin });
-    await client.connect(transport);
+    try {
+      await client.connect(transport);
+    } catch (error) {
+      // A child that is still running (the handshake failed otherwise) gets a bounded while to exit.
+      const exited = new Promise((r) =>
+        child.exitCode === null && child.signalCode === null ? child.once("exit", r) : r(),
+      );
+      await Promise.race([exited, sleep(2_000)]);
+      const exit = child.signalCode ?? child.exitCode;
+      // The thrown error's own line (e.g. a module that would not load), not its stack.
+      const cause = stderr.split("\n").find((l) => /Error\b/.test(l)) ?? stderr.trim().split("\n")[0];
+      error.message = `${error.message} (stdio server exit ${exit}: ${cause?.slice(0, 200) || "no stderr"})`;
+      throw error;
+    }
     return { client, drop: undefined, child };
   }
   const f = droppableFetch(scan.fetch(tally.fetch));

@@ -40,7 +40,12 @@ export function announce(port) {
   process.stdout.write(`${JSON.stringify({ port })}\n`);
 }
 
-/** Milliseconds to wait, ending early (with the signal's reason) when `signal` aborts. */
+/**
+ * Milliseconds to wait, ending early (with the signal's reason) when `signal` aborts. Its abort listener
+ * is left on the signal when the wait ends normally, on purpose: that is what most handlers written in
+ * the wild do, and a server must not keep a finished request alive for it (it did: the heap slope of the
+ * first soaks, Node keeping every `AbortSignal.any` with a listener).
+ */
 export function wait(ms, signal) {
   return new Promise((resolve, reject) => {
     if (signal?.aborted) return reject(signal.reason);

@@ -3,6 +3,8 @@
 // or stdio. Tools: echo, work (progress steps, cancellable), slow (outlives the client's timeout), ask
 // (one elicitation round: a legacy request or a modern input_required), whoami (what the server knows of
 // the caller). GET /stats answers the memory and handle figures.
+import { join } from "node:path";
+import { writeHeapSnapshot } from "node:v8";
 import { createServer } from "@mcpkit/server";
 import { listen } from "@mcpkit/transport-http/node";
 import { serveStdio } from "@mcpkit/transport-stdio";
@@ -53,10 +55,19 @@ if (settings.transport === "stdio") {
     connect: (transport) => server.connect(transport),
     sessionIdleTimeout: settings.idleMs,
     onLimit: (e) => console.error(`limit ${e.limit}: ${e.message}`),
-    otherRoutes: (request) =>
-      new URL(request.url).pathname === "/stats"
-        ? Response.json(stats(handle.handler.sessionCount))
-        : undefined,
+    otherRoutes: (request) => {
+      const url = new URL(request.url);
+      if (url.pathname === "/stats") return Response.json(stats(handle.handler.sessionCount));
+      // A heap snapshot on demand (--snapshots): after a forced GC, into the folder the harness names.
+      if (url.pathname === "/heap-snapshot" && settings.snapshotDir) {
+        globalThis.gc?.();
+        const file = writeHeapSnapshot(
+          join(settings.snapshotDir, `${url.searchParams.get("name")}.heapsnapshot`),
+        );
+        return Response.json({ file });
+      }
+      return undefined;
+    },
   });
   announce(handle.port);
 }
