@@ -2,8 +2,8 @@ import { createServer } from "node:net";
 import { TransportError } from "@mcpkit/jsonrpc";
 import { describe, expect, it } from "vitest";
 import { createStreamableHttpClientTransport, HttpError } from "../src/index.js";
-import { createNodeFetch } from "../src/node.js";
 import { describeNetworkFailure } from "../src/internal/network-error.js";
+import { createNodeFetch } from "../src/node.js";
 
 /** A port nothing listens on: bound, then released. */
 async function closedPort(): Promise<number> {
