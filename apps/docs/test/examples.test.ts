@@ -401,7 +401,9 @@ describe("the CLI commands of the README, against examples/cli-server.ts", () =>
     expect(inspect.stdout).toMatch(/^server\s+cli-demo 1\.0\.0$/m);
     expect(inspect.stdout).toMatch(/^era\s+modern$/m);
     expect(inspect.stdout).toMatch(/^tools\s+3$/m);
-    expect((await cli("tools", ...target)).stdout).toMatch(/^add\s+\(a: number, b: number\) Adds two numbers$/m);
+    expect((await cli("tools", ...target)).stdout).toMatch(
+      /^add\s+\(a: number, b: number\) Adds two numbers$/m,
+    );
     const call = await cli("call", "add", "--arg", "a=2", "--arg", "b=3", ...target);
     expect([call.code, call.stdout]).toEqual([0, "5\n"]);
     const json = await cli("call", "add", "--json", '{"a":40,"b":2}', ...target);
@@ -427,7 +429,9 @@ describe("the CLI commands of the README, against examples/cli-server.ts", () =>
         });
       });
       expect(url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
-      expect((await cli("tools", url)).stdout).toMatch(/^slow_count\s+\(n: integer\) Counts to n with progress$/m);
+      expect((await cli("tools", url)).stdout).toMatch(
+        /^slow_count\s+\(n: integer\) Counts to n with progress$/m,
+      );
       const listed = await runNode(
         bin,
         ["tools", "--json", "--config", "examples/mcp.json", "--server", "demo"],

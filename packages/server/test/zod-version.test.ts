@@ -21,7 +21,7 @@ describe("zod versions", () => {
         () => "x",
       ),
     ).toThrow(
-      'Tool forecast inputSchema: zod ≥ 4.2 is needed to convert a zod schema to JSON Schema, you have zod 3.x; upgrade (npm i zod@^4.2), or pass createServer({ toJsonSchema }) with a converter (zod 3: zod-to-json-schema), or give a JSON Schema object',
+      "Tool forecast inputSchema: zod ≥ 4.2 is needed to convert a zod schema to JSON Schema, you have zod 3.x; upgrade (npm i zod@^4.2), or pass createServer({ toJsonSchema }) with a converter (zod 3: zod-to-json-schema), or give a JSON Schema object",
     );
   });
 
