@@ -158,17 +158,31 @@ async function measure(c, pin, smoke, flags) {
     if (c.kind === "bundle") return await bundleSize(c);
     if (c.kind === "scale-out") return await measureScaleOut(c, pin, flags, client);
     if (c.transport === "stdio") {
-      const server = serverCommand(c.impl, { transport: "stdio", tools: c.tools }, pin, flags);
-      return await client({ transport: "stdio", era: c.era, server, workload: c.workload });
+      // `telemetry` (scenario 11) goes to both programs; undefined elsewhere, and left out of the JSON.
+      const spec = { transport: "stdio", tools: c.tools, telemetry: c.telemetry };
+      const server = serverCommand(c.impl, spec, pin, flags);
+      return await client({
+        transport: "stdio",
+        era: c.era,
+        server,
+        workload: c.workload,
+        telemetry: c.telemetry,
+      });
     }
     const server = await startHttpServer(
       c.impl,
-      { transport: "http", era: c.era, reply: c.reply, tools: c.tools },
+      { transport: "http", era: c.era, reply: c.reply, tools: c.tools, telemetry: c.telemetry },
       pin,
       { nodeFlags: flags },
     );
     try {
-      const result = await client({ transport: "http", era: c.era, url: server.url, workload: c.workload });
+      const result = await client({
+        transport: "http",
+        era: c.era,
+        url: server.url,
+        workload: c.workload,
+        telemetry: c.telemetry,
+      });
       if (!result.ok && server.stderr().trim()) result.serverStderr = server.stderr().slice(-600);
       return result;
     } finally {

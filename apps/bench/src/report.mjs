@@ -3,6 +3,7 @@
 import { bundleTableMarkdown } from "./bundle-size.mjs";
 import { scaleOutMarkdown } from "./scale-out.mjs";
 import { median } from "./stats.mjs";
+import { telemetryMarkdown } from "./telemetry-cost.mjs";
 
 const MIB = 1024 * 1024;
 
@@ -93,6 +94,7 @@ export function summarize(tables) {
 function tableMarkdown(t, rows) {
   if (t.metric === "bytes") return bundleTableMarkdown(t);
   if (t.scaleOut) return scaleOutMarkdown(t, rows);
+  if (t.telemetry) return telemetryMarkdown(t, rows);
   const lines = [`### ${t.title}`, ""];
   if (t.metric === "rate") {
     const base = t.paired;

@@ -1,5 +1,6 @@
 import { bundleCases } from "./bundle-size.mjs";
 import { scaleOutTable } from "./scale-out.mjs";
+import { telemetryTable } from "./telemetry-cost.mjs";
 
 // The scenarios of issue 9, as tables of cases. A case is one row: one implementation (and era / reply
 // format) measured once per round in fresh processes. Rows of a table rotate their order every round.
@@ -188,6 +189,7 @@ export function buildTables({ smoke, impls = IMPLS, only }) {
     metric: "bytes",
     cases: bundleCases(impls),
   });
+  if (impls.includes("mcpkit")) add(telemetryTable(echo(), httpEcho()));
   return tables;
 }
 

@@ -68,7 +68,8 @@ export interface OtelMeterProvider {
 /** The `@opentelemetry/api` module, as far as mcpkit uses it: pass `import * as api from "@opentelemetry/api"`. */
 export interface OpenTelemetryApi {
   trace: OtelTracerProvider & {
-    getTracerProvider?(): { getDelegate?(): unknown };
+    /** The global provider: a proxy whose `getDelegate()` tells whether an SDK is registered. */
+    getTracerProvider?(): unknown;
     getSpan(context: unknown): OtelSpan | undefined;
     setSpan(context: unknown, span: OtelSpan): unknown;
     isSpanContextValid(spanContext: ReturnType<OtelSpan["spanContext"]>): boolean;
@@ -202,7 +203,8 @@ export class McpTelemetry {
    */
   get active(): boolean {
     if (this.metering || this.#noSdk === undefined) return true;
-    return this.api.trace.getTracerProvider?.().getDelegate?.() !== this.#noSdk;
+    const global = this.api.trace.getTracerProvider?.() as { getDelegate?(): unknown } | undefined;
+    return global?.getDelegate?.() !== this.#noSdk;
   }
 
   /** The observer of one connection's peer, or `undefined` when {@link active} is false. */

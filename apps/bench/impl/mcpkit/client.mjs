@@ -6,12 +6,16 @@ import { createStreamableHttpClientTransport } from "@mcpkit/transport-http";
 import { createNodeFetch, nodeBodyReader } from "@mcpkit/transport-http/node";
 import { spawnStdioTransport } from "@mcpkit/transport-stdio";
 import { runDriver } from "../common/driver.mjs";
+import { telemetryOption } from "./otel.mjs";
 
 runDriver(async (spec) => {
+  // Scenario 11 sets `spec.telemetry`; elsewhere the default (the API is resolvable here, no SDK).
+  const telemetry = spec.telemetry ? await telemetryOption(spec.telemetry) : undefined;
   const client = createClient({
     name: "bench-mcpkit",
     version: "0.0.0",
     ...(spec.era ? { versionNegotiation: spec.era } : {}),
+    ...(telemetry === false ? { telemetry } : {}),
   });
   const transport =
     spec.transport === "stdio"

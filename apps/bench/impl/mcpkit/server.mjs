@@ -6,9 +6,16 @@ import { createServer } from "@mcpkit/server";
 import { listen } from "@mcpkit/transport-http/node";
 import { serveStdio } from "@mcpkit/transport-stdio";
 import { announcePort, blobText, fillerNames, readServerSpec, statsText } from "../common/tools.mjs";
+import { telemetryOption } from "./otel.mjs";
 
 const spec = readServerSpec();
-const server = createServer({ name: "bench-mcpkit", version: "0.0.0" });
+// Scenario 11 sets `spec.telemetry` (off, API without SDK, SDK with dropping exporters).
+const telemetry = spec.telemetry ? await telemetryOption(spec.telemetry) : undefined;
+const server = createServer({
+  name: "bench-mcpkit",
+  version: "0.0.0",
+  ...(telemetry === false ? { telemetry } : {}),
+});
 const text = (t) => ({ content: [{ type: "text", text: t }] });
 const object = (properties) => ({ type: "object", properties, required: Object.keys(properties) });
 
