@@ -47,6 +47,8 @@ export interface CliArgs {
   timeout?: number;
   /** `--connect-timeout MS`: bound on the handshake (default: `--timeout` when given, else the client's). */
   connectTimeout?: number;
+  /** `--trace`: the wire trace (each JSON-RPC message in and out) on stderr. */
+  trace?: boolean;
 }
 
 /** A command line the CLI cannot act on; its message is the one line the user sees. */
@@ -95,6 +97,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "-v":
       case "--verbose":
         out.verbose = true;
+        break;
+      case "--trace":
+        out.trace = true;
         break;
       case "--json": {
         // `--json '{…}'` carries arguments; a bare `--json` asks for machine-readable output.

@@ -48,6 +48,7 @@ Options:
   --timeout MS                  per-request timeout (and the handshake's, unless --connect-timeout)
   --connect-timeout MS          bound on connecting and the handshake (default 30000)
   -v, --verbose                 error detail and the server's stderr
+  --trace                       each JSON-RPC message in and out on stderr (also: MCPKIT_DEBUG=wire)
   -h, --help                    help (also: mcpkit <command> --help)    -V, --version`,
   inspect:
     "mcpkit inspect <target> [--json]\n  Prints the server's name, version, era, protocol version, capabilities, instructions and the number of tools, resources, templates and prompts.",
@@ -81,6 +82,8 @@ async function resolveTarget(args: CliArgs, io: CliIo): Promise<[ConnectTarget, 
   if (args.timeout !== undefined) options.requestTimeout = args.timeout;
   const connectTimeout = args.connectTimeout ?? args.timeout;
   if (connectTimeout !== undefined) options.connectTimeout = connectTimeout;
+  // The client's wire trace, on stderr so that stdout stays the command's output (and --json parsable).
+  if (args.trace) options.trace = (line) => io.stderr.write(`${line}\n`);
   const target = args.target!;
   if (target.kind === "url") {
     if (args.oauth) options.oauth = await oauthFor(target.url, args, io);
