@@ -3,6 +3,7 @@ import { ResultType, readResultType } from "@mcpkit/protocol";
 import { InputRequestError, InvalidResultError } from "./errors.js";
 import type { Exchange } from "./exchange.js";
 import { answerInputRequest, type InputHandlers } from "./input.js";
+import { type LinkedSignal, linkSignals } from "./internal/linked-signal.js";
 import { isObject } from "./internal/util.js";
 import type { CallOptions } from "./options.js";
 import type { Session } from "./session.js";
@@ -37,9 +38,12 @@ export async function fulfil(
   return out;
 }
 
-/** The signal an input handler gets: the call's, and the client's lifetime. */
-export function inputSignal(call: CallOptions | undefined, lifetime: AbortSignal): AbortSignal {
-  return call?.signal ? AbortSignal.any([call.signal, lifetime]) : lifetime;
+/**
+ * The signal an input handler gets: the call's, and the client's lifetime. `unlink()` it once the round
+ * (or the task's polling) ended, so nothing stays attached to the long-lived lifetime signal.
+ */
+export function inputSignal(call: CallOptions | undefined, lifetime: AbortSignal): LinkedSignal {
+  return linkSignals(call?.signal, lifetime);
 }
 
 /** What the rounds need besides the exchange. */
@@ -125,7 +129,12 @@ export class InputRounds {
         // inputResponses and requestState belong to this retry only; nothing carries over. @see SPEC.md §3.7
         const next: Record<string, unknown> = { ...base };
         if (requests) {
-          next.inputResponses = await fulfil(hooks.handlers, s, requests, inputSignal(call, hooks.lifetime));
+          const linked = inputSignal(call, hooks.lifetime);
+          try {
+            next.inputResponses = await fulfil(hooks.handlers, s, requests, linked.signal);
+          } finally {
+            linked.unlink();
+          }
         }
         if (state !== undefined) next.requestState = state;
         params = next;

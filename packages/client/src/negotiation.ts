@@ -24,6 +24,7 @@ import {
 } from "@mcpkit/protocol";
 import type { RememberedEra } from "./era-cache.js";
 import { InvalidResultError } from "./errors.js";
+import { linkSignals } from "./internal/linked-signal.js";
 import { httpStatusOf, isFatal, isObject, toWireError } from "./internal/util.js";
 import type { ClientSettings } from "./options.js";
 import type { RequestEnvelope } from "./request-envelope.js";
@@ -83,10 +84,19 @@ export class Negotiator {
    *   server refused; `InvalidResultError` when no version both sides speak was found.
    */
   async establish(plan: Plan, signal: AbortSignal | undefined): Promise<Session> {
-    const { connectTimeout, negotiation } = this.#settings;
     const lifetime = this.#hooks.lifetime;
-    const deadline = Date.now() + connectTimeout;
-    const abort = signal ? AbortSignal.any([lifetime, signal]) : lifetime;
+    const deadline = Date.now() + this.#settings.connectTimeout;
+    // Linked by hand and unlinked when the handshake ends: nothing stays on the client's lifetime signal.
+    const linked = linkSignals(signal, lifetime);
+    try {
+      return await this.#establish(plan, linked.signal, deadline);
+    } finally {
+      linked.unlink();
+    }
+  }
+
+  async #establish(plan: Plan, abort: AbortSignal, deadline: number): Promise<Session> {
+    const { connectTimeout, negotiation } = this.#settings;
     const budget: Budget = () => {
       abort.throwIfAborted();
       const left = deadline - Date.now();

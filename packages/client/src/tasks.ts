@@ -46,8 +46,21 @@ export class TaskPoller {
     taskId: string,
     call: AwaitTaskOptions | undefined,
   ): Promise<Record<string, unknown>> {
+    const linked = inputSignal(call, this.#lifetime);
+    try {
+      return await this.#pollUntilDone(s, taskId, call, linked.signal);
+    } finally {
+      linked.unlink();
+    }
+  }
+
+  async #pollUntilDone(
+    s: Session,
+    taskId: string,
+    call: AwaitTaskOptions | undefined,
+    signal: AbortSignal,
+  ): Promise<Record<string, unknown>> {
     const exchange = this.#exchange;
-    const signal = inputSignal(call, this.#lifetime);
     const answered = new Set<string>();
     for (;;) {
       const task = (await exchange.request(s, "tasks/get", { taskId }, call)) as DetailedTask;
