@@ -70,7 +70,12 @@ export function observeConnection(
   let tapped = transport;
   const trace = options.trace ?? (wireTraceFromEnv() ? true : undefined);
   const onMessage = options.onMessage;
-  const http = transport.traits.perRequestStream || transport.traits.perRequestHeaders === true;
+  // A legacy HTTP session's transport has neither trait (one long-lived channel, like a pipe); it is the
+  // one that carries the server's shared-session seam (`sharedSession`, undefined in one process).
+  const http =
+    transport.traits.perRequestStream ||
+    transport.traits.perRequestHeaders === true ||
+    "sharedSession" in transport;
   if (trace || onMessage !== undefined) {
     const label = http ? "server http" : "server stdio";
     const write =
