@@ -1,11 +1,10 @@
 // The real `ai` package (generateText) with @ai-sdk/openai pointed at a loopback server that plays a
 // scripted model in OpenAI's wire formats; the tools run on a real MCP server over stdio.
 import { createOpenAI } from "@ai-sdk/openai";
-import type { Client } from "@mcpkit/client";
 import { generateText, stepCountIs, type ToolSet } from "ai";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { connectCalcServer, stderrLines } from "../../tool-loop/test/support/calc-server.js";
-import { type ProviderServer, startProviderServer } from "../../tool-loop/test/support/provider-server.js";
+import { describe, expect, it } from "vitest";
+import { useCalcFixture } from "../../tool-loop/test/support/calc-fixture.js";
+import type { ProviderServer } from "../../tool-loop/test/support/provider-server.js";
 import { type McpToolSet, mcpToolSet } from "../src/index.js";
 
 function chatReply(message: Record<string, unknown>, finish: string) {
@@ -37,28 +36,13 @@ function toolCallsReply(calls: { id: string; name: string; args: unknown }[]) {
 }
 
 describe("bridge-ai-sdk with the real ai + @ai-sdk/openai, a scripted model server and a real MCP server", () => {
-  let mcp: Client;
-  let tools: McpToolSet;
-  let provider: ProviderServer | undefined;
-  const stderr = stderrLines();
-
-  beforeAll(async () => {
-    mcp = await connectCalcServer({ onStderr: (line) => stderr.push(line) });
-    tools = await mcpToolSet({ calc: mcp });
-  });
-  afterAll(async () => {
-    await mcp?.close();
-  });
-  afterEach(async () => {
-    await provider?.close();
-    provider = undefined;
-  });
+  const calc = useCalcFixture((mcp) => mcpToolSet({ calc: mcp }), { captureStderr: true });
 
   const chatModel = (server: ProviderServer) =>
     createOpenAI({ baseURL: `${server.origin}/v1`, apiKey: "test-key" }).chat("gpt-test");
 
   it("generateText calls MCP tools and answers from their results; a failure reaches the model as an error", async () => {
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (index === 0) {
         return toolCallsReply([
           { id: "c_add", name: "calc__add", args: { a: 20, b: 22 } },
@@ -68,7 +52,7 @@ describe("bridge-ai-sdk with the real ai + @ai-sdk/openai, a scripted model serv
       const results = request.body.messages.filter((m: { role: string }) => m.role === "tool");
       return chatReply({ content: results.map((m: { content: string }) => m.content).join(" | ") }, "stop");
     });
-    const toolSet: ToolSet = tools; // the structural set is a ToolSet of ai 6
+    const toolSet: ToolSet = calc.tools; // the structural set is a ToolSet of ai 6
     const result = await generateText({
       model: chatModel(provider),
       tools: toolSet,
@@ -101,7 +85,7 @@ describe("bridge-ai-sdk with the real ai + @ai-sdk/openai, a scripted model serv
   });
 
   it("structured-only results reach the model as JSON, and the AI SDK's abort signal cancels the MCP call", async () => {
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (index === 0)
         return toolCallsReply([{ id: "w", name: "calc__weather_lookup", args: { city: "Rome" } }]);
       if (index === 1) return chatReply({ content: request.body.messages.at(-1).content }, "stop");
@@ -109,7 +93,7 @@ describe("bridge-ai-sdk with the real ai + @ai-sdk/openai, a scripted model serv
     });
     const weather = await generateText({
       model: chatModel(provider),
-      tools,
+      tools: calc.tools,
       stopWhen: stepCountIs(3),
       maxRetries: 0,
       prompt: "Rome?",
@@ -122,11 +106,11 @@ describe("bridge-ai-sdk with the real ai + @ai-sdk/openai, a scripted model serv
     });
 
     const controller = new AbortController();
-    const started = stderr.next("hang: started");
-    const cancelled = stderr.next("hang: cancelled");
+    const started = calc.stderr.next("hang: started");
+    const cancelled = calc.stderr.next("hang: cancelled");
     const run = generateText({
       model: chatModel(provider),
-      tools,
+      tools: calc.tools,
       stopWhen: stepCountIs(3),
       maxRetries: 0,
       prompt: "hang",

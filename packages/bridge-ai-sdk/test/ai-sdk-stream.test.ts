@@ -1,12 +1,12 @@
 // createAiSdkModel: the tool loop on the real `ai` (streamText / generateText) with @ai-sdk/openai
 // pointed at the loopback scripted provider streaming server-sent events; tools on a real MCP server.
 import { createOpenAI } from "@ai-sdk/openai";
-import type { Client } from "@mcpkit/client";
-import { type AggregatedTools, aggregateTools, type LoopEvent, streamToolLoop } from "@mcpkit/tool-loop";
+import { aggregateTools, streamToolLoop } from "@mcpkit/tool-loop";
 import { generateText, streamText } from "ai";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { connectCalcServer } from "../../tool-loop/test/support/calc-server.js";
-import { type ProviderServer, startProviderServer } from "../../tool-loop/test/support/provider-server.js";
+import { describe, expect, it } from "vitest";
+import { briefEvent } from "../../tool-loop/test/support/brief-event.js";
+import { useCalcFixture } from "../../tool-loop/test/support/calc-fixture.js";
+import type { ProviderServer } from "../../tool-loop/test/support/provider-server.js";
 import { createAiSdkModel } from "../src/index.js";
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
@@ -17,48 +17,14 @@ const chunk = (delta: Record<string, unknown>, finish: string | null = null) => 
   choices: [{ index: 0, delta, finish_reason: finish }],
 });
 
-const brief = (event: LoopEvent): string => {
-  switch (event.type) {
-    case "text-delta":
-    case "reasoning-delta":
-      return `${event.type}:${event.text}`;
-    case "tool-input-delta":
-      return `input:${event.delta}`;
-    case "tool-call":
-      return `call:${event.call.name}:${JSON.stringify(event.call.arguments)}`;
-    case "tool-result":
-      return `result:${event.result.content}`;
-    case "step-finish":
-      return `step:${event.step}`;
-    case "finish":
-      return `finish:${event.result.finishReason}`;
-    default:
-      return event.type;
-  }
-};
-
 describe("createAiSdkModel with the real ai + @ai-sdk/openai and a real MCP server", () => {
-  let mcp: Client;
-  let tools: AggregatedTools;
-  let provider: ProviderServer | undefined;
-
-  beforeAll(async () => {
-    mcp = await connectCalcServer();
-    tools = await aggregateTools({ calc: mcp });
-  });
-  afterAll(async () => {
-    await mcp?.close();
-  });
-  afterEach(async () => {
-    await provider?.close();
-    provider = undefined;
-  });
+  const calc = useCalcFixture((mcp) => aggregateTools({ calc: mcp }));
 
   const openai = (server: ProviderServer) =>
     createOpenAI({ baseURL: `${server.origin}/v1`, apiKey: "test-key" });
 
   it("streamText: events in order, arguments assembled from pieces, results sent back as tool messages", async () => {
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (index === 0) {
         return {
           sse: [
@@ -83,9 +49,13 @@ describe("createAiSdkModel with the real ai + @ai-sdk/openai and a real MCP serv
       };
     });
     const model = createAiSdkModel({ model: openai(provider).chat("gpt-test"), streamText, generateText });
-    const stream = streamToolLoop({ model, tools, messages: [{ role: "user", content: "4 + 5?" }] });
+    const stream = streamToolLoop({
+      model,
+      tools: calc.tools,
+      messages: [{ role: "user", content: "4 + 5?" }],
+    });
     const events: string[] = [];
-    for await (const event of stream) events.push(brief(event));
+    for await (const event of stream) events.push(briefEvent(event));
     expect(events).toEqual([
       "text-delta:Adding.",
       'input:{"a":4',
@@ -118,7 +88,7 @@ describe("createAiSdkModel with the real ai + @ai-sdk/openai and a real MCP serv
       summary: [{ type: "summary_text", text: "Sum it." }],
       encrypted_content: "blob-1",
     };
-    provider = await startProviderServer((_request, index) => {
+    const provider = await calc.startProvider((_request, index) => {
       const output =
         index === 0
           ? [
@@ -160,7 +130,11 @@ describe("createAiSdkModel with the real ai + @ai-sdk/openai and a real MCP serv
       request: { providerOptions: { openai: { store: false, include: ["reasoning.encrypted_content"] } } },
     });
     const { runToolLoop } = await import("@mcpkit/tool-loop");
-    const result = await runToolLoop({ model, tools, messages: [{ role: "user", content: "1 + 2?" }] });
+    const result = await runToolLoop({
+      model,
+      tools: calc.tools,
+      messages: [{ role: "user", content: "1 + 2?" }],
+    });
     expect(result.text).toBe("3");
     const input = provider.requests[1]!.body.input;
     const sentBack = input.find((item: { type?: string }) => item.type === "reasoning");

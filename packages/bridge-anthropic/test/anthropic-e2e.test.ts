@@ -1,11 +1,10 @@
 // The real `@anthropic-ai/sdk` against a loopback server that plays a scripted model in the Messages
 // API wire format; the tools run on a real MCP server (a child process over stdio).
 import Anthropic from "@anthropic-ai/sdk";
-import type { Client } from "@mcpkit/client";
-import { type AggregatedTools, aggregateTools, runToolLoop } from "@mcpkit/tool-loop";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { connectCalcServer } from "../../tool-loop/test/support/calc-server.js";
-import { type ProviderServer, startProviderServer } from "../../tool-loop/test/support/provider-server.js";
+import { aggregateTools, runToolLoop } from "@mcpkit/tool-loop";
+import { describe, expect, it } from "vitest";
+import { useCalcFixture } from "../../tool-loop/test/support/calc-fixture.js";
+import type { ProviderServer } from "../../tool-loop/test/support/provider-server.js";
 import { createAnthropicModel, mcpTools } from "../src/index.js";
 
 function messageReply(content: unknown[], stopReason: string) {
@@ -24,27 +23,13 @@ function messageReply(content: unknown[], stopReason: string) {
 }
 
 describe("bridge-anthropic with the real @anthropic-ai/sdk, a scripted model server and a real MCP server", () => {
-  let mcp: Client;
-  let tools: AggregatedTools;
-  let provider: ProviderServer | undefined;
-
-  beforeAll(async () => {
-    mcp = await connectCalcServer();
-    tools = await aggregateTools({ calc: mcp });
-  });
-  afterAll(async () => {
-    await mcp?.close();
-  });
-  afterEach(async () => {
-    await provider?.close();
-    provider = undefined;
-  });
+  const calc = useCalcFixture((mcp) => aggregateTools({ calc: mcp }));
 
   const anthropic = (server: ProviderServer) =>
     new Anthropic({ baseURL: server.origin, apiKey: "test-key", maxRetries: 0 });
 
   it("tool_use, then the final answer built from the tool_result blocks, errors flagged is_error", async () => {
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (index === 0) {
         return messageReply(
           [
@@ -67,7 +52,7 @@ describe("bridge-anthropic with the real @anthropic-ai/sdk, a scripted model ser
     const model = createAnthropicModel({ client: anthropic(provider), model: "claude-test", maxTokens: 256 });
     const result = await runToolLoop({
       model,
-      tools,
+      tools: calc.tools,
       messages: [
         { role: "system", content: "You add." },
         { role: "user", content: "2 + 3?" },
@@ -113,7 +98,7 @@ describe("bridge-anthropic with the real @anthropic-ai/sdk, a scripted model ser
   });
 
   it("forbids parallel tool use when the loop asks, and mcpTools drives a hand-written loop", async () => {
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (index === 0) return messageReply([{ type: "text", text: "done" }], "end_turn");
       if (index === 1) {
         return messageReply(
@@ -130,14 +115,14 @@ describe("bridge-anthropic with the real @anthropic-ai/sdk, a scripted model ser
     const model = createAnthropicModel({ client, model: "claude-test" });
     await runToolLoop({
       model,
-      tools,
+      tools: calc.tools,
       messages: [{ role: "user", content: "hi" }],
       parallelToolCalls: false,
     });
     expect(provider.requests[0]!.body.tool_choice).toEqual({ type: "auto", disable_parallel_tool_use: true });
     expect(provider.requests[0]!.body.max_tokens).toBe(4096);
 
-    const kit = await mcpTools(mcp, { include: ["weather.lookup"] });
+    const kit = await mcpTools(calc.mcp, { include: ["weather.lookup"] });
     expect(kit.tools.map((tool) => tool.name)).toEqual(["weather_lookup"]);
     const messages: Anthropic.MessageParam[] = [{ role: "user", content: "Weather in Lima?" }];
     const first = await client.messages.create({

@@ -1,7 +1,6 @@
 // Streamed tool loops with the real `@anthropic-ai/sdk` (`stream: true`) against the loopback scripted
 // provider sending server-sent events; the tools run on a real MCP server over stdio.
 import Anthropic from "@anthropic-ai/sdk";
-import type { Client } from "@mcpkit/client";
 import {
   type AggregatedTools,
   aggregateTools,
@@ -9,9 +8,10 @@ import {
   runToolLoop,
   streamToolLoop,
 } from "@mcpkit/tool-loop";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { connectCalcServer } from "../../tool-loop/test/support/calc-server.js";
-import { type ProviderServer, startProviderServer } from "../../tool-loop/test/support/provider-server.js";
+import { describe, expect, it } from "vitest";
+import { briefEvent } from "../../tool-loop/test/support/brief-event.js";
+import { useCalcFixture } from "../../tool-loop/test/support/calc-fixture.js";
+import type { ProviderServer } from "../../tool-loop/test/support/provider-server.js";
 import { createAnthropicModel } from "../src/index.js";
 
 const start = {
@@ -41,48 +41,14 @@ const block = (index: number, contentBlock: unknown, deltas: unknown[]) => [
   { type: "content_block_stop", index },
 ];
 
-const brief = (event: LoopEvent): string => {
-  switch (event.type) {
-    case "text-delta":
-    case "reasoning-delta":
-      return `${event.type}:${event.text}`;
-    case "tool-input-delta":
-      return `input:${event.delta}`;
-    case "tool-call":
-      return `call:${event.call.name}:${JSON.stringify(event.call.arguments)}`;
-    case "tool-result":
-      return `result:${event.result.content}`;
-    case "step-finish":
-      return `step:${event.step}`;
-    case "finish":
-      return `finish:${event.result.finishReason}`;
-    default:
-      return event.type;
-  }
-};
-
 describe("bridge-anthropic streaming with the real @anthropic-ai/sdk and a real MCP server", () => {
-  let mcp: Client;
-  let tools: AggregatedTools;
-  let provider: ProviderServer | undefined;
-
-  beforeAll(async () => {
-    mcp = await connectCalcServer();
-    tools = await aggregateTools({ calc: mcp });
-  });
-  afterAll(async () => {
-    await mcp?.close();
-  });
-  afterEach(async () => {
-    await provider?.close();
-    provider = undefined;
-  });
+  const calc = useCalcFixture((mcp) => aggregateTools({ calc: mcp }));
 
   const anthropic = (server: ProviderServer) =>
     new Anthropic({ baseURL: server.origin, apiKey: "test-key", maxRetries: 0 });
 
   it("thinking streamed and sent back with its signature; tool input assembled from pieces; events in order", async () => {
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (index === 0) {
         return {
           sse: [
@@ -118,9 +84,13 @@ describe("bridge-anthropic streaming with the real @anthropic-ai/sdk and a real 
       model: "claude-test",
       request: { thinking: { type: "enabled", budget_tokens: 1024 } },
     });
-    const stream = streamToolLoop({ model, tools, messages: [{ role: "user", content: "2 + 3?" }] });
+    const stream = streamToolLoop({
+      model,
+      tools: calc.tools,
+      messages: [{ role: "user", content: "2 + 3?" }],
+    });
     const events: string[] = [];
-    for await (const event of stream) events.push(brief(event));
+    for await (const event of stream) events.push(briefEvent(event));
     expect(events).toEqual([
       "reasoning-delta:Two numbers, ",
       "reasoning-delta:so add.",
@@ -148,7 +118,7 @@ describe("bridge-anthropic streaming with the real @anthropic-ai/sdk and a real 
   });
 
   it("thinking blocks round-trip without streaming too", async () => {
-    provider = await startProviderServer((_request, index) => ({
+    const provider = await calc.startProvider((_request, index) => ({
       json: {
         id: "msg_1",
         type: "message",
@@ -167,7 +137,11 @@ describe("bridge-anthropic streaming with the real @anthropic-ai/sdk and a real 
       },
     }));
     const model = createAnthropicModel({ client: anthropic(provider), model: "claude-test" });
-    const result = await runToolLoop({ model, tools, messages: [{ role: "user", content: "1+2" }] });
+    const result = await runToolLoop({
+      model,
+      tools: calc.tools,
+      messages: [{ role: "user", content: "1+2" }],
+    });
     expect(result.text).toBe("3");
     expect(provider.requests[0]!.body.stream).toBeUndefined(); // runToolLoop without onEvent: generate
     expect(provider.requests[1]!.body.messages[1].content[0]).toEqual({
@@ -177,7 +151,7 @@ describe("bridge-anthropic streaming with the real @anthropic-ai/sdk and a real 
   });
 
   it("an abort mid-stream rejects with the reason and drops the provider request", async () => {
-    provider = await startProviderServer(() => ({
+    const provider = await calc.startProvider(() => ({
       sse: [
         start,
         { type: "content_block_start", index: 0, content_block: { type: "text", text: "" } },
@@ -190,7 +164,7 @@ describe("bridge-anthropic streaming with the real @anthropic-ai/sdk and a real 
     const reason = new Error("stop");
     const stream = streamToolLoop({
       model,
-      tools,
+      tools: calc.tools,
       messages: [{ role: "user", content: "hi" }],
       signal: controller.signal,
     });

@@ -1,11 +1,10 @@
 // The real `openai` SDK against a loopback server that plays a scripted model in OpenAI's wire
 // formats; the tools run on a real MCP server (a child process over stdio).
-import type { Client } from "@mcpkit/client";
-import { type AggregatedTools, aggregateTools, runToolLoop } from "@mcpkit/tool-loop";
+import { aggregateTools, runToolLoop } from "@mcpkit/tool-loop";
 import OpenAI from "openai";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { connectCalcServer } from "../../tool-loop/test/support/calc-server.js";
-import { type ProviderServer, startProviderServer } from "../../tool-loop/test/support/provider-server.js";
+import { describe, expect, it } from "vitest";
+import { useCalcFixture } from "../../tool-loop/test/support/calc-fixture.js";
+import type { ProviderServer } from "../../tool-loop/test/support/provider-server.js";
 import {
   createOpenAIChatModel,
   createOpenAIResponsesModel,
@@ -66,27 +65,13 @@ const messageItem = (text: string) => ({
 });
 
 describe("bridge-openai with the real openai SDK, a scripted model server and a real MCP server", () => {
-  let mcp: Client;
-  let tools: AggregatedTools;
-  let provider: ProviderServer | undefined;
-
-  beforeAll(async () => {
-    mcp = await connectCalcServer();
-    tools = await aggregateTools({ calc: mcp });
-  });
-  afterAll(async () => {
-    await mcp?.close();
-  });
-  afterEach(async () => {
-    await provider?.close();
-    provider = undefined;
-  });
+  const calc = useCalcFixture((mcp) => aggregateTools({ calc: mcp }));
 
   const openai = (server: ProviderServer) =>
     new OpenAI({ baseURL: `${server.origin}/v1`, apiKey: "test-key", maxRetries: 0 });
 
   it("Chat Completions: tool call, then the final answer built from the MCP tool's result", async () => {
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (index === 0) return toolCallsReply([{ id: "call_add", name: "calc__add", args: { a: 2, b: 3 } }]);
       const toolMessage = request.body.messages.find((m: { role: string }) => m.role === "tool");
       return chatReply({ content: `The sum is ${toolMessage.content}.` }, "stop");
@@ -94,7 +79,7 @@ describe("bridge-openai with the real openai SDK, a scripted model server and a 
     const model = createOpenAIChatModel({ client: openai(provider), model: "gpt-test" });
     const result = await runToolLoop({
       model,
-      tools,
+      tools: calc.tools,
       messages: [
         { role: "system", content: "You add." },
         { role: "user", content: "What is 2 + 3?" },
@@ -140,7 +125,7 @@ describe("bridge-openai with the real openai SDK, a scripted model server and a 
   });
 
   it("Responses API (strict tools): parallel calls, structured-only and failing tools reach the model, failures marked", async () => {
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (index === 0) {
         return responsesReply([
           {
@@ -171,7 +156,7 @@ describe("bridge-openai with the real openai SDK, a scripted model server and a 
     const model = createOpenAIResponsesModel({ client: openai(provider), model: "gpt-test", strict: "auto" });
     const result = await runToolLoop({
       model,
-      tools,
+      tools: calc.tools,
       messages: [{ role: "user", content: "Weather in Oslo?" }],
     });
 
@@ -206,7 +191,7 @@ describe("bridge-openai with the real openai SDK, a scripted model server and a 
   });
 
   it("mcpTools and mcpToolsRespond drive hand-written loops with the SDK's own calls", async () => {
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (request.path === "/v1/chat/completions") {
         if (index === 0) return toolCallsReply([{ id: "k1", name: "add", args: { a: 40, b: 2 } }]);
         return chatReply({ content: `answer ${request.body.messages.at(-1).content}` }, "stop");
@@ -227,7 +212,7 @@ describe("bridge-openai with the real openai SDK, a scripted model server and a 
     });
     const client = openai(provider);
 
-    const chat = await mcpTools(mcp, { strict: "auto", include: ["add"] });
+    const chat = await mcpTools(calc.mcp, { strict: "auto", include: ["add"] });
     expect(chat.tools).toHaveLength(1);
     expect(chat.tools[0]!.function.strict).toBe(true);
     const messages: any[] = [{ role: "user", content: "40 + 2?" }];
@@ -240,7 +225,7 @@ describe("bridge-openai with the real openai SDK, a scripted model server and a 
       parameters: { additionalProperties: false },
     });
 
-    const respond = await mcpToolsRespond(mcp, { include: ["add"] });
+    const respond = await mcpToolsRespond(calc.mcp, { include: ["add"] });
     const r1 = await client.responses.create({ model: "gpt-test", input: "1 + x?", tools: respond.tools });
     const outputs = await respond.run(r1);
     expect(outputs).toHaveLength(1);
@@ -254,7 +239,7 @@ describe("bridge-openai with the real openai SDK, a scripted model server and a 
   });
 
   it("maxSteps bounds the model calls; an abort during the model request rejects with the reason", async () => {
-    provider = await startProviderServer((_request, index) => {
+    const provider = await calc.startProvider((_request, index) => {
       if (index < 2)
         return toolCallsReply([{ id: `s${index}`, name: "calc__add", args: { a: index, b: 1 } }]);
       return "hold";
@@ -262,7 +247,7 @@ describe("bridge-openai with the real openai SDK, a scripted model server and a 
     const model = createOpenAIChatModel({ client: openai(provider), model: "gpt-test" });
     const bounded = await runToolLoop({
       model,
-      tools,
+      tools: calc.tools,
       messages: [{ role: "user", content: "loop" }],
       maxSteps: 2,
     });
@@ -274,7 +259,7 @@ describe("bridge-openai with the real openai SDK, a scripted model server and a 
     const reason = new Error("stop now");
     const run = runToolLoop({
       model,
-      tools,
+      tools: calc.tools,
       messages: [{ role: "user", content: "hang" }],
       signal: controller.signal,
     });

@@ -1,11 +1,11 @@
 // Streamed tool loops with the real `openai` SDK (`stream: true`) against the loopback scripted
 // provider sending server-sent events; the tools run on a real MCP server over stdio.
-import type { Client } from "@mcpkit/client";
-import { type AggregatedTools, aggregateTools, type LoopEvent, streamToolLoop } from "@mcpkit/tool-loop";
+import { aggregateTools, streamToolLoop } from "@mcpkit/tool-loop";
 import OpenAI from "openai";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { connectCalcServer, stderrLines } from "../../tool-loop/test/support/calc-server.js";
-import { type ProviderServer, startProviderServer } from "../../tool-loop/test/support/provider-server.js";
+import { describe, expect, it } from "vitest";
+import { briefEvent } from "../../tool-loop/test/support/brief-event.js";
+import { useCalcFixture } from "../../tool-loop/test/support/calc-fixture.js";
+import type { ProviderServer } from "../../tool-loop/test/support/provider-server.js";
 import { createOpenAIChatModel, createOpenAIResponsesModel } from "../src/index.js";
 
 const chunk = (delta: Record<string, unknown>, finish: string | null = null) => ({
@@ -33,49 +33,14 @@ function chatStream(text: string[], calls: { id: string; name: string; pieces: s
   return { sse: events, done: true };
 }
 
-const brief = (event: LoopEvent): string => {
-  switch (event.type) {
-    case "text-delta":
-    case "reasoning-delta":
-      return `${event.type}:${event.text}`;
-    case "tool-input-delta":
-      return `input:${event.delta}`;
-    case "tool-call":
-      return `call:${event.call.name}:${JSON.stringify(event.call.arguments)}:${event.approval}`;
-    case "tool-result":
-      return `result:${event.result.isError ? "error:" : ""}${event.result.content}`;
-    case "step-finish":
-      return `step:${event.step}`;
-    case "finish":
-      return `finish:${event.result.finishReason}`;
-    default:
-      return event.type;
-  }
-};
-
 describe("bridge-openai streaming with the real openai SDK and a real MCP server", () => {
-  let mcp: Client;
-  let tools: AggregatedTools;
-  let provider: ProviderServer | undefined;
-  const stderr = stderrLines();
-
-  beforeAll(async () => {
-    mcp = await connectCalcServer({ onStderr: (line) => stderr.push(line) });
-    tools = await aggregateTools({ calc: mcp });
-  });
-  afterAll(async () => {
-    await mcp?.close();
-  });
-  afterEach(async () => {
-    await provider?.close();
-    provider = undefined;
-  });
+  const calc = useCalcFixture((mcp) => aggregateTools({ calc: mcp }), { captureStderr: true });
 
   const openai = (server: ProviderServer) =>
     new OpenAI({ baseURL: `${server.origin}/v1`, apiKey: "test-key", maxRetries: 0 });
 
   it("Chat Completions: events in order, arguments assembled from pieces, the answer streamed", async () => {
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (index === 0)
         return chatStream(
           ["Let me ", "add."],
@@ -85,9 +50,13 @@ describe("bridge-openai streaming with the real openai SDK and a real MCP server
       return chatStream(["The sum ", `is ${result}.`]);
     });
     const model = createOpenAIChatModel({ client: openai(provider), model: "gpt-test" });
-    const stream = streamToolLoop({ model, tools, messages: [{ role: "user", content: "2 + 3?" }] });
+    const stream = streamToolLoop({
+      model,
+      tools: calc.tools,
+      messages: [{ role: "user", content: "2 + 3?" }],
+    });
     const events: string[] = [];
-    for await (const event of stream) events.push(brief(event));
+    for await (const event of stream) events.push(briefEvent(event, { detailed: true }));
     expect(events).toEqual([
       "text-delta:Let me ",
       "text-delta:add.",
@@ -114,7 +83,7 @@ describe("bridge-openai streaming with the real openai SDK and a real MCP server
   });
 
   it("a denied call and an edited call: the model gets the denial, the server the edited arguments", async () => {
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (index === 0) {
         return chatStream(
           [],
@@ -130,13 +99,14 @@ describe("bridge-openai streaming with the real openai SDK and a real MCP server
     const model = createOpenAIChatModel({ client: openai(provider), model: "gpt-test" });
     const stream = streamToolLoop({
       model,
-      tools,
+      tools: calc.tools,
       messages: [{ role: "user", content: "go" }],
       approve: (_call, info) =>
         info.tool === "fail" ? { deny: "failing is not allowed" } : { arguments: { a: 40, b: 2 } },
     });
     const calls: string[] = [];
-    for await (const event of stream) if (event.type === "tool-call") calls.push(brief(event));
+    for await (const event of stream)
+      if (event.type === "tool-call") calls.push(briefEvent(event, { detailed: true }));
     expect(calls).toEqual(["call:calc__fail:{}:denied", 'call:calc__add:{"a":40,"b":2}:edited']);
     expect((await stream.result).text).toBe(
       'Error: The call of tool "calc__fail" was denied by the user: failing is not allowed. Do not retry it as it is. | 42',
@@ -151,7 +121,7 @@ describe("bridge-openai streaming with the real openai SDK and a real MCP server
       encrypted_content: "opaque-blob",
     };
     const call = { type: "function_call", id: "fc_1", call_id: "k1", name: "calc__add", status: "completed" };
-    provider = await startProviderServer((request, index) => {
+    const provider = await calc.startProvider((request, index) => {
       if (index === 0) {
         return {
           sse: [
@@ -230,9 +200,13 @@ describe("bridge-openai streaming with the real openai SDK and a real MCP server
       model: "o-test",
       request: { store: false, include: ["reasoning.encrypted_content"], reasoning: { summary: "auto" } },
     });
-    const stream = streamToolLoop({ model, tools, messages: [{ role: "user", content: "20 + 22?" }] });
+    const stream = streamToolLoop({
+      model,
+      tools: calc.tools,
+      messages: [{ role: "user", content: "20 + 22?" }],
+    });
     const events: string[] = [];
-    for await (const event of stream) events.push(brief(event));
+    for await (const event of stream) events.push(briefEvent(event, { detailed: true }));
     expect(events.slice(0, 5)).toEqual([
       "reasoning-delta:The user wants ",
       "reasoning-delta:a sum.",
@@ -253,7 +227,7 @@ describe("bridge-openai streaming with the real openai SDK and a real MCP server
   });
 
   it("cancellation mid-stream drops the provider request; leaving during a tool call cancels it at the server", async () => {
-    provider = await startProviderServer((_request, index) => {
+    const provider = await calc.startProvider((_request, index) => {
       if (index === 0) return { ...chatStream(["Thinking"]), done: false, hold: true };
       return chatStream([], [{ id: "h", name: "calc__hang", pieces: ["{}"] }]);
     });
@@ -262,7 +236,7 @@ describe("bridge-openai streaming with the real openai SDK and a real MCP server
     const reason = new Error("user pressed stop");
     const stream = streamToolLoop({
       model,
-      tools,
+      tools: calc.tools,
       messages: [{ role: "user", content: "hi" }],
       signal: controller.signal,
     });
@@ -270,7 +244,7 @@ describe("bridge-openai streaming with the real openai SDK and a real MCP server
     await expect(
       (async () => {
         for await (const event of stream) {
-          seen.push(brief(event));
+          seen.push(briefEvent(event, { detailed: true }));
           if (event.type === "text-delta") controller.abort(reason);
         }
       })(),
@@ -278,9 +252,13 @@ describe("bridge-openai streaming with the real openai SDK and a real MCP server
     expect(seen).toEqual(["text-delta:Thinking"]);
     await provider.dropped; // the SDK's HTTP request was really cancelled
 
-    const started = stderr.next("hang: started");
-    const cancelled = stderr.next("hang: cancelled");
-    const second = streamToolLoop({ model, tools, messages: [{ role: "user", content: "hang" }] });
+    const started = calc.stderr.next("hang: started");
+    const cancelled = calc.stderr.next("hang: cancelled");
+    const second = streamToolLoop({
+      model,
+      tools: calc.tools,
+      messages: [{ role: "user", content: "hang" }],
+    });
     for await (const event of second) {
       if (event.type === "tool-call") {
         await started;
@@ -289,6 +267,6 @@ describe("bridge-openai streaming with the real openai SDK and a real MCP server
     }
     await cancelled;
     await expect(second.result).rejects.toMatchObject({ name: "AbortError" });
-    expect((await mcp.callTool("add", { a: 1, b: 1 })).content).toBe("2");
+    expect((await calc.mcp.callTool("add", { a: 1, b: 1 })).content).toBe("2");
   });
 });
