@@ -1,44 +1,19 @@
 // Tool names the MCP spec allows (SEP-986: 1-128 of A-Z a-z 0-9 _ - .) but providers do not
 // (^[a-zA-Z0-9_-]{1,64}$): aggregation renames them, and the renaming stays reversible — every offered
 // name is provider-valid, unique, and leads back to exactly one server and its own name.
-import { PassThrough } from "node:stream";
-import { createClient } from "@mcpkit/client";
-import { createServer } from "@mcpkit/server";
-import { createStreamTransport } from "@mcpkit/transport-stdio";
 import fc from "fast-check";
-import { afterEach, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { aggregateTools } from "../src/aggregate.js";
 import { PROVIDER_TOOL_NAME_PATTERN } from "../src/naming.js";
 import { fakeSource } from "../src/test-support/fake-source.js";
+import { LONG_TOOL_NAME, useNamedToolServers } from "./support/named-tools-server.js";
 
-const LONG = `reports.quarterly.${"x".repeat(100)}`; // 118 characters, with dots
+const LONG = LONG_TOOL_NAME;
 const LONG_TWIN = `reports.quarterly.${"x".repeat(99)}y`; // shares its first 117 characters
 /** Valid for MCP, not for providers (dots, over 64 characters), and names their rewriting would hit. */
 const NAMES = ["files.read", "files_read", "files.write", "v1.2-beta", LONG, LONG_TWIN, "a".repeat(128)];
 
-const closers: Array<() => Promise<void>> = [];
-afterEach(async () => {
-  for (const close of closers.splice(0).reverse()) await close();
-});
-
-/**
- * A client on a real server (stdio framing over in-process streams) whose every tool answers with its
- * own name. Registration checks SEP-986, so each name the server takes passes it.
- */
-async function serverWith(names: readonly string[]) {
-  const server = createServer({ name: "names", version: "1" });
-  for (const name of names) server.registerTool(name, { description: `tool ${name}` }, () => name);
-  const toServer = new PassThrough();
-  const toClient = new PassThrough();
-  await server.connect(createStreamTransport({ readable: toServer, writable: toClient }));
-  const client = createClient({ name: "t", version: "1" });
-  await client.connect(createStreamTransport({ readable: toClient, writable: toServer }));
-  closers.push(
-    () => client.close(),
-    () => server.close(),
-  );
-  return client;
-}
+const serverWith = useNamedToolServers();
 
 describe("provider-safe names of SEP-986 tool names", () => {
   it("offers provider-valid unique names that call the server by its own name, with and without prefixes", async () => {
