@@ -5,7 +5,7 @@ import { generateText, stepCountIs, type ToolSet } from "ai";
 import { describe, expect, it } from "vitest";
 import { useCalcFixture } from "../../tool-loop/test/support/calc-fixture.js";
 import type { ProviderServer } from "../../tool-loop/test/support/provider-server.js";
-import { type McpToolSet, mcpToolSet } from "../src/index.js";
+import { mcpToolSet } from "../src/index.js";
 
 function chatReply(message: Record<string, unknown>, finish: string) {
   return {

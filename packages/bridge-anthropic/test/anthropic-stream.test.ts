@@ -1,13 +1,7 @@
 // Streamed tool loops with the real `@anthropic-ai/sdk` (`stream: true`) against the loopback scripted
 // provider sending server-sent events; the tools run on a real MCP server over stdio.
 import Anthropic from "@anthropic-ai/sdk";
-import {
-  type AggregatedTools,
-  aggregateTools,
-  type LoopEvent,
-  runToolLoop,
-  streamToolLoop,
-} from "@mcpkit/tool-loop";
+import { aggregateTools, runToolLoop, streamToolLoop } from "@mcpkit/tool-loop";
 import { describe, expect, it } from "vitest";
 import { briefEvent } from "../../tool-loop/test/support/brief-event.js";
 import { useCalcFixture } from "../../tool-loop/test/support/calc-fixture.js";
