@@ -261,7 +261,7 @@ export function createClient(options: ClientOptions): Client {
     lifetime: lifetime.signal,
     maxInputRounds: settings.maxInputRounds,
     tasks: options.tasks === true,
-    pollTask: (s, taskId, call) => tasks.poll(s, taskId, call),
+    pollTask: (s, taskId, call, operation) => tasks.poll(s, taskId, call, operation),
   });
   const conn = new Connection({
     negotiator,

@@ -49,6 +49,8 @@ export class Exchange {
   /**
    * Sends `method` on `session` and resolves with its result.
    * @param onId told the request's id before it leaves (a listen stream keys its notifications by it).
+   * @param operation shared by the requests of one operation (MRTR rounds, task polls): telemetry links
+   *   each to the first.
    */
   request(
     session: Session,
@@ -56,8 +58,9 @@ export class Exchange {
     params: Record<string, unknown> | undefined,
     call: CallOptions | undefined,
     onId?: (id: JsonRpcId) => void,
+    operation?: object,
   ): Promise<unknown> {
-    return this.#exchange(session, method, params, call, onId, false);
+    return this.#exchange(session, method, params, call, onId, false, operation);
   }
 
   /** The peer options of one call (shared when the call sets nothing of its own). */
@@ -88,6 +91,7 @@ export class Exchange {
     call: CallOptions | undefined,
     onId: ((id: JsonRpcId) => void) | undefined,
     retried: boolean,
+    operation?: object,
   ): Promise<unknown> {
     const envelope = this.#envelope;
     let peerOptions = this.peerOptions(call);
@@ -95,10 +99,11 @@ export class Exchange {
     const release = lock && method !== "subscriptions/listen" ? await lock.acquire(call?.signal) : undefined;
     // After the turn was taken: the headers must name the version the `_meta` will carry.
     const headers = envelope.headers(s, method, params);
-    if (headers !== undefined || onId !== undefined) {
+    if (headers !== undefined || onId !== undefined || operation !== undefined) {
       peerOptions = Object.assign({}, peerOptions);
       if (headers !== undefined) peerOptions.headers = headers;
       if (onId !== undefined) peerOptions.onId = onId;
+      if (operation !== undefined) peerOptions.operation = operation;
     }
     let result: unknown;
     try {
@@ -109,7 +114,7 @@ export class Exchange {
         // A legacy Streamable HTTP session that expired (404): initialize again, once, and retry.
         if (s.era === "legacy" && isSessionExpired(error)) {
           await this.#hooks.reinitialize(s, error);
-          return this.#exchange(s, method, params, call, onId, true);
+          return this.#exchange(s, method, params, call, onId, true, operation);
         }
         // A modern server that dropped our version names the ones to use.
         if (s.era === "modern" && error instanceof JsonRpcError) {
@@ -118,13 +123,13 @@ export class Exchange {
             const next = MODERN_PROTOCOL_VERSIONS.find((v) => supported.includes(v) && v !== s.version);
             if (next) {
               s.speak("modern", next);
-              return this.#exchange(s, method, params, call, onId, true);
+              return this.#exchange(s, method, params, call, onId, true, operation);
             }
           }
           // Mcp-Param headers built from a stale tool list: list again, then retry. @see SPEC.md §3.11
           if (error.code === McpErrorCode.HeaderMismatch && method === "tools/call" && s.httpLike) {
             await this.#hooks.refreshTools();
-            return this.#exchange(s, method, params, call, onId, true);
+            return this.#exchange(s, method, params, call, onId, true, operation);
           }
         }
       }

@@ -54,8 +54,13 @@ export interface InputRoundsHooks {
   readonly maxInputRounds: number;
   /** Whether the client declared the tasks extension (a task answer is then awaited). */
   readonly tasks: boolean;
-  /** Awaits a task to its result (the tasks extension). */
-  pollTask(s: Session, taskId: string, call: CallOptions | undefined): Promise<Record<string, unknown>>;
+  /** Awaits a task to its result (the tasks extension); its polls are part of `operation`. */
+  pollTask(
+    s: Session,
+    taskId: string,
+    call: CallOptions | undefined,
+    operation?: object,
+  ): Promise<Record<string, unknown>>;
 }
 
 /**
@@ -94,8 +99,10 @@ export class InputRounds {
     const exchange = this.#exchange;
     const hooks = this.#hooks;
     let params = base;
+    // One token for every round of this call and the polls of its task: telemetry links them to the first.
+    const operation = {};
     for (let round = 0; ; round++) {
-      const result = await exchange.request(s, method, params, call);
+      const result = await exchange.request(s, method, params, call, undefined, operation);
       if (!isObject(result)) throw new InvalidResultError(method, `${method} returned no result object`);
       if (s.era !== "modern") return result;
       const type = readResultType(result);
@@ -110,7 +117,7 @@ export class InputRounds {
             `The server answered ${method} with a task the client did not ask for`,
           );
         }
-        return returnTask ? result : hooks.pollTask(s, result.taskId, call);
+        return returnTask ? result : hooks.pollTask(s, result.taskId, call, operation);
       }
       if (type === ResultType.InputRequired) {
         if (round >= hooks.maxInputRounds) {

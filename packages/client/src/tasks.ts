@@ -37,7 +37,8 @@ export class TaskPoller {
   }
 
   /**
-   * Polls until the task ends and resolves with its result.
+   * Polls until the task ends and resolves with its result. Its polls are one `operation` (given: the
+   * call that created the task, so telemetry links them to that call's span).
    * @throws McpError when the task failed; TaskCancelledError when it was cancelled; `signal.reason`
    *   when the call was aborted (or the client closed) between polls.
    */
@@ -45,10 +46,11 @@ export class TaskPoller {
     s: Session,
     taskId: string,
     call: AwaitTaskOptions | undefined,
+    operation: object = {},
   ): Promise<Record<string, unknown>> {
     const linked = inputSignal(call, this.#lifetime);
     try {
-      return await this.#pollUntilDone(s, taskId, call, linked.signal);
+      return await this.#pollUntilDone(s, taskId, call, linked.signal, operation);
     } finally {
       linked.unlink();
     }
@@ -59,11 +61,19 @@ export class TaskPoller {
     taskId: string,
     call: AwaitTaskOptions | undefined,
     signal: AbortSignal,
+    operation: object,
   ): Promise<Record<string, unknown>> {
     const exchange = this.#exchange;
     const answered = new Set<string>();
     for (;;) {
-      const task = (await exchange.request(s, "tasks/get", { taskId }, call)) as DetailedTask;
+      const task = (await exchange.request(
+        s,
+        "tasks/get",
+        { taskId },
+        call,
+        undefined,
+        operation,
+      )) as DetailedTask;
       if (!isObject(task) || typeof task.status !== "string") {
         throw new InvalidResultError("tasks/get", "tasks/get returned no task");
       }
@@ -85,7 +95,8 @@ export class TaskPoller {
           const responses = await fulfil(this.#handlers, s, requests, signal, (key) => !answered.has(key));
           const keys = Object.keys(responses);
           if (keys.length > 0) {
-            await exchange.request(s, "tasks/update", { taskId, inputResponses: responses }, call);
+            const update = { taskId, inputResponses: responses };
+            await exchange.request(s, "tasks/update", update, call, undefined, operation);
             for (const key of keys) answered.add(key);
             continue;
           }

@@ -18,8 +18,14 @@ export interface PeerObserver {
   /**
    * An outbound request with its assigned id is about to go out. Returns the watch of its outcome, whose
    * `params` replace the ones sent (a tracer adds its context to them), or `undefined` to send as is.
+   * `operation` is the request's `RequestOptions.operation`: requests that share it are one operation.
    */
-  requestOut(method: string, params: Params, id: JsonRpcId): OutboundWatch | undefined;
+  requestOut(
+    method: string,
+    params: Params,
+    id: JsonRpcId,
+    operation?: object | undefined,
+  ): OutboundWatch | undefined;
   /** An outbound notification is about to go out; returns the params to send instead (or the same ones). */
   notificationOut(method: string, params: Params): Params;
   /**

@@ -56,6 +56,11 @@ export interface RequestOptions {
    * send failure would.
    */
   onId?: (id: JsonRpcId) => void;
+  /**
+   * Requests sent with the same object are one operation (the rounds of one multi-round call, the polls of
+   * one task). The peer only hands it to its observer, which may link each to the first.
+   */
+  operation?: object;
 }
 
 /** Options of a notification. */
@@ -466,7 +471,7 @@ class JsonRpcPeer implements Peer {
     const prefix = this.options.requestIdPrefix;
     const id: JsonRpcId = prefix === undefined ? this.nextId++ : prefix + this.nextId++;
     let outParams = params;
-    const watch = this.observer?.requestOut(method, params, id);
+    const watch = this.observer?.requestOut(method, params, id, opts.operation);
     if (watch !== undefined) outParams = watch.params;
     if (opts.onProgress && this.progressMethod) {
       const base = (outParams && !Array.isArray(outParams) ? outParams : {}) as Record<string, unknown>;

@@ -158,6 +158,8 @@ export class McpTelemetry {
   readonly metering: boolean;
   /** The no-op provider the global proxy delegates to without an SDK; undefined when that cannot be told. */
   readonly #noSdk: unknown;
+  /** The span context of each operation's first request (`RequestOptions.operation`), for links. */
+  readonly firstSpans = new WeakMap<object, ReturnType<OtelSpan["spanContext"]>>();
 
   constructor(
     api: OpenTelemetryApi,
@@ -372,12 +374,17 @@ class McpObserver implements PeerObserver {
     private readonly histogram: OtelHistogram,
   ) {}
 
-  requestOut(method: string, params: Params, id: JsonRpcId): OutboundWatch | undefined {
-    return this.out(method, params, id);
+  requestOut(
+    method: string,
+    params: Params,
+    id: JsonRpcId,
+    operation?: object | undefined,
+  ): OutboundWatch | undefined {
+    return this.out(method, params, id, operation);
   }
 
   notificationOut(method: string, params: Params): Params {
-    const watch = this.out(method, params, undefined);
+    const watch = this.out(method, params, undefined, undefined);
     if (watch === undefined) return params;
     // A notification has no answer: its span covers the hand-over to the transport.
     watch.end(undefined, undefined);
@@ -397,15 +404,29 @@ class McpObserver implements PeerObserver {
     return this.in(method, params, undefined, info);
   }
 
-  private out(method: string, params: Params, id: JsonRpcId | undefined): OutboundSpan | undefined {
+  private out(
+    method: string,
+    params: Params,
+    id: JsonRpcId | undefined,
+    operation: object | undefined,
+  ): OutboundSpan | undefined {
     const telemetry = this.telemetry;
     const api = telemetry.api;
     const meta = metaOf(params);
     const { name, attributes, uri } = describe(method, params, this.facts, meta);
     const parent = api.context.active();
-    const span = telemetry.tracer.startSpan(name, { kind: KIND_CLIENT, attributes }, parent);
+    // A later request of one operation (an MRTR round, a task poll) links to the operation's first span.
+    const first = operation === undefined ? undefined : telemetry.firstSpans.get(operation);
+    const options =
+      first === undefined
+        ? { kind: KIND_CLIENT, attributes }
+        : { kind: KIND_CLIENT, attributes, links: [{ context: first }] };
+    const span = telemetry.tracer.startSpan(name, options, parent);
     const recording = span.isRecording();
     const valid = api.trace.isSpanContextValid(span.spanContext());
+    if (operation !== undefined && first === undefined && valid) {
+      telemetry.firstSpans.set(operation, span.spanContext());
+    }
     // No SDK (or not sampled and nothing to carry on): nothing to record, nothing to propagate.
     if (!recording && !valid && !telemetry.metering) return undefined;
     if (recording) {
