@@ -1,32 +1,22 @@
 import { JsonRpcError } from "@mcpkit/jsonrpc";
 import { McpError } from "@mcpkit/protocol";
-import { afterEach, describe, expect, it } from "vitest";
-import { type SessionKit, sessionKit } from "../test/unit-kit.js";
-import { Exchange, type ExchangeHooks } from "./exchange.js";
-import { RequestEnvelope } from "./request-envelope.js";
+import { describe, expect, it } from "vitest";
+import { sessionKit, unitExchange, useSessionKits } from "../test/unit-kit.js";
+import type { ExchangeHooks } from "./exchange.js";
 
-const kits: SessionKit[] = [];
-afterEach(async () => {
-  for (const k of kits.splice(0)) await k.close();
-});
+const kits = useSessionKits();
 
 function exchangeFor(hooks: Partial<ExchangeHooks> = {}) {
   const calls: string[] = [];
-  const exchange = new Exchange(
-    {},
-    new RequestEnvelope({ name: "t", version: "1" }, () => undefined),
-    undefined,
-    {
-      isOpen: () => true,
-      reinitialize: async () => {
-        calls.push("reinitialize");
-      },
-      refreshTools: async () => {
-        calls.push("refreshTools");
-      },
-      ...hooks,
+  const exchange = unitExchange({
+    reinitialize: async () => {
+      calls.push("reinitialize");
     },
-  );
+    refreshTools: async () => {
+      calls.push("refreshTools");
+    },
+    ...hooks,
+  });
   return { exchange, calls };
 }
 

@@ -1,29 +1,15 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type SessionKit, sessionKit } from "../test/unit-kit.js";
+import { describe, expect, it } from "vitest";
+import { sessionKit, unitExchange, useSessionKits } from "../test/unit-kit.js";
 import { InputRequestError } from "./errors.js";
-import { Exchange } from "./exchange.js";
 import { fulfil, InputRounds, type InputRoundsHooks } from "./input-rounds.js";
-import { RequestEnvelope } from "./request-envelope.js";
 
-const kits: SessionKit[] = [];
-afterEach(async () => {
-  for (const k of kits.splice(0)) await k.close();
-});
+const kits = useSessionKits();
 
 const ASK = { method: "roots/list" as const, params: {} };
 const handlers = { roots: () => [{ uri: "file:///w", name: "w" }] };
 
 function rounds(hooks: Partial<InputRoundsHooks> = {}) {
-  const exchange = new Exchange(
-    {},
-    new RequestEnvelope({ name: "t", version: "1" }, () => undefined),
-    undefined,
-    {
-      isOpen: () => true,
-      reinitialize: async () => {},
-      refreshTools: async () => {},
-    },
-  );
+  const exchange = unitExchange();
   return new InputRounds(exchange, {
     handlers,
     lifetime: new AbortController().signal,

@@ -1,28 +1,14 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type SessionKit, sessionKit } from "../test/unit-kit.js";
+import { describe, expect, it } from "vitest";
+import { type SessionKit, sessionKit, unitExchange, useSessionKits } from "../test/unit-kit.js";
 import { InvalidResultError } from "./errors.js";
-import { Exchange } from "./exchange.js";
 import { OutputValidators } from "./internal/output-validator.js";
 import { ListCache } from "./list-cache.js";
-import { RequestEnvelope } from "./request-envelope.js";
 import { ResponseCache } from "./response-cache.js";
 
-const kits: SessionKit[] = [];
-afterEach(async () => {
-  for (const k of kits.splice(0)) await k.close();
-});
+const kits = useSessionKits();
 
 function cacheFor(kit: SessionKit, errors: unknown[] = []) {
-  const exchange = new Exchange(
-    {},
-    new RequestEnvelope({ name: "t", version: "1" }, () => undefined),
-    undefined,
-    {
-      isOpen: () => true,
-      reinitialize: async () => {},
-      refreshTools: async () => {},
-    },
-  );
+  const exchange = unitExchange();
   return new ListCache(
     exchange,
     async () => kit.session,

@@ -1,26 +1,12 @@
-import { afterEach, describe, expect, it } from "vitest";
-import { type SessionKit, sessionKit } from "../test/unit-kit.js";
-import { Exchange } from "./exchange.js";
-import { RequestEnvelope } from "./request-envelope.js";
+import { describe, expect, it } from "vitest";
+import { type SessionKit, sessionKit, unitExchange, useSessionKits } from "../test/unit-kit.js";
 import { createSubscription } from "./subscription.js";
 import { Subscriptions, type SubscriptionsHooks } from "./subscriptions.js";
 
-const kits: SessionKit[] = [];
-afterEach(async () => {
-  for (const k of kits.splice(0)) await k.close();
-});
+const kits = useSessionKits();
 
 function subscriptionsFor(kit: SessionKit, hooks: Partial<SubscriptionsHooks> = {}) {
-  const exchange = new Exchange(
-    {},
-    new RequestEnvelope({ name: "t", version: "1" }, () => undefined),
-    undefined,
-    {
-      isOpen: () => true,
-      reinitialize: async () => {},
-      refreshTools: async () => {},
-    },
-  );
+  const exchange = unitExchange();
   return new Subscriptions(exchange, {
     options: { name: "t", version: "1" },
     onError: () => {},

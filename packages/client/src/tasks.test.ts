@@ -1,27 +1,13 @@
 import { McpError } from "@mcpkit/protocol";
-import { afterEach, describe, expect, it } from "vitest";
-import { type SessionKit, sessionKit } from "../test/unit-kit.js";
+import { describe, expect, it } from "vitest";
+import { sessionKit, unitExchange, useSessionKits } from "../test/unit-kit.js";
 import { TaskCancelledError } from "./errors.js";
-import { Exchange } from "./exchange.js";
-import { RequestEnvelope } from "./request-envelope.js";
 import { TaskPoller } from "./tasks.js";
 
-const kits: SessionKit[] = [];
-afterEach(async () => {
-  for (const k of kits.splice(0)) await k.close();
-});
+const kits = useSessionKits();
 
 function poller(onError: (e: unknown) => void = () => {}) {
-  const exchange = new Exchange(
-    {},
-    new RequestEnvelope({ name: "t", version: "1" }, () => undefined),
-    undefined,
-    {
-      isOpen: () => true,
-      reinitialize: async () => {},
-      refreshTools: async () => {},
-    },
-  );
+  const exchange = unitExchange();
   return new TaskPoller(exchange, { roots: () => [] }, new AbortController().signal, onError);
 }
 

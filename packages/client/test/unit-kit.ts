@@ -1,7 +1,10 @@
 // Builds the client's parts one at a time for the unit tests beside them in src/: a started Session over
 // an in-memory pair to a hand-written responder, with default settings.
 import type { Transport } from "@mcpkit/jsonrpc";
+import { afterEach } from "vitest";
+import { Exchange, type ExchangeHooks } from "../src/exchange.js";
 import { type ClientOptions, resolveSettings } from "../src/options.js";
+import { RequestEnvelope } from "../src/request-envelope.js";
 import { type Session, type SessionHooks, startSession } from "../src/session.js";
 import { type Handler, type Responder, responder } from "./helpers.js";
 
@@ -51,4 +54,29 @@ export async function sessionKit(
       await server.close();
     },
   };
+}
+
+/**
+ * Registers an `afterEach` that closes every kit pushed to the returned list; call it at a test file's
+ * top level.
+ */
+export function useSessionKits(): SessionKit[] {
+  const kits: SessionKit[] = [];
+  afterEach(async () => {
+    for (const k of kits.splice(0)) await k.close();
+  });
+  return kits;
+}
+
+/**
+ * An Exchange with nothing of note: no request settings, the envelope of client "t" 1, no lock, a link
+ * that is always open and whose reconnect hooks do nothing unless `hooks` replace them.
+ */
+export function unitExchange(hooks: Partial<ExchangeHooks> = {}): Exchange {
+  return new Exchange({}, new RequestEnvelope({ name: "t", version: "1" }, () => undefined), undefined, {
+    isOpen: () => true,
+    reinitialize: async () => {},
+    refreshTools: async () => {},
+    ...hooks,
+  });
 }
