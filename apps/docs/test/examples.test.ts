@@ -319,7 +319,7 @@ const bridges: Record<string, (origin: string) => Record<string, string>> = {
   "bridge-anthropic.ts": (origin) => ({ ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: origin }),
 };
 // Run by the CLI tests below rather than on their own.
-const special = new Set(["serve-stdio.ts", "cli-server.ts"]);
+const special = new Set(["serve-stdio.ts", "cli-server.ts", "opentelemetry.ts"]);
 
 describe("every example file is run by this test and linked from the README", () => {
   it("covers every file", () => {
@@ -357,6 +357,37 @@ describe.concurrent("examples run and print what the docs say", () => {
     const output = await runExample("serve-stdio.ts");
     expect(output).toContain("connected: stdio-demo era modern");
     expect(output).toContain("Hello, Ada! (from process <pid>)");
+  });
+
+  it("opentelemetry.ts: the console exporter prints one trace, the user's span above client and server", async () => {
+    const output = (await runExample("opentelemetry.ts")).join("\n");
+    expect(output).toContain("result: Lisbon: sunny, 24 °C");
+    // ConsoleSpanExporter prints each span as an object (ids and times vary): read the fields back.
+    const spans = output
+      .split(/^}$/m)
+      .filter((block) => block.includes("instrumentationScope"))
+      .map((block) => ({
+        scope: /instrumentationScope: \{ name: '([^']+)'/.exec(block)?.[1],
+        name: /^ {2}name: '([^']+)',$/m.exec(block)?.[1],
+        kind: Number(/^ {2}kind: (\d),$/m.exec(block)?.[1]),
+        traceId: /^ {2}traceId: '(\w+)',$/m.exec(block)?.[1],
+        id: /^ {2}id: '(\w+)',$/m.exec(block)?.[1],
+        parent: /parentSpanContext: \{\n\s+traceId: '\w+',\n\s+spanId: '(\w+)'/.exec(block)?.[1],
+        tool: /'gen_ai\.tool\.name': '([^']+)'/.exec(block)?.[1],
+      }));
+    const find = (scope: string, name: string) => spans.find((s) => s.scope === scope && s.name === name);
+    const root = find("docs", "plan trip");
+    const call = find("@mcpkit/client", "tools/call get_weather");
+    const served = find("@mcpkit/server", "tools/call get_weather");
+    expect([call?.kind, served?.kind, call?.tool, served?.tool]).toEqual([
+      2,
+      1,
+      "get_weather",
+      "get_weather",
+    ]);
+    expect(call?.parent).toBe(root?.id);
+    expect(served?.parent).toBe(call?.id);
+    expect(new Set([root?.traceId, call?.traceId, served?.traceId]).size).toBe(1);
   });
 });
 
