@@ -1,12 +1,12 @@
 // Notifications across three real server processes sharing a real Redis bus: a modern listen stream held
 // through a no-stickiness round-robin proxy, and a legacy session held by one instance, are told of what
 // another instance raised.
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
+import type { ChildProcess } from "node:child_process";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleFixture, INSTANCE_HEADER, type RoundRobinProxy, startRoundRobinProxy } from "@mcpkit/test-kit";
 import { afterAll, beforeAll, expect, it } from "vitest";
+import { killInstance, startInstance } from "./instances.js";
 import { describeRedis, REDIS_URL, testPrefix } from "./redis.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -104,16 +104,9 @@ describeRedis("notifications across three instances on the Redis bus", () => {
     const entry = await bundleFixture(join(here, "fixtures", "bus-server.ts"));
     urls = await Promise.all(
       [0, 1, 2].map(async (instance) => {
-        const child = spawn(process.execPath, [entry], {
-          env: { ...process.env, INSTANCE: String(instance), PREFIX: prefix, REDIS_URL },
-          stdio: ["ignore", "pipe", "inherit"],
-        });
-        children.push(child);
-        const [line] = (await Promise.race([
-          once(child.stdout!, "data"),
-          once(child, "exit").then(() => Promise.reject(new Error(`instance ${instance} exited`))),
-        ])) as [Buffer];
-        return new URL(line.toString().trim()).origin;
+        const started = await startInstance(entry, { INSTANCE: String(instance), PREFIX: prefix, REDIS_URL });
+        children[instance] = started.child;
+        return started.url;
       }),
     );
     proxy = await startRoundRobinProxy({ upstreams: urls });
@@ -122,14 +115,7 @@ describeRedis("notifications across three instances on the Redis bus", () => {
   afterAll(async () => {
     for (const controller of streams) controller.abort();
     await proxy?.close();
-    await Promise.all(
-      children.map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = once(child, "exit");
-        child.kill("SIGKILL");
-        await exited;
-      }),
-    );
+    await Promise.all(children.map(killInstance));
   });
 
   it("a listen stream held through the proxy is told once of updates and list changes raised on other instances", async () => {

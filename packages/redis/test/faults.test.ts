@@ -1,8 +1,3 @@
-// Fault cases with real processes: an instance SIGKILLed while it holds a legacy session's GET stream (three
-// instances behind the round-robin proxy, the shared Redis), and the Redis itself killed and restarted under
-// load (one instance on a private redis-server: the shared one is never restarted).
-import { type ChildProcess, spawn } from "node:child_process";
-import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { mcpNameFor } from "@mcpkit/protocol";
@@ -10,6 +5,7 @@ import { bundleFixture, type RoundRobinProxy, startRoundRobinProxy } from "@mcpk
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { openRedis, type RedisConnection } from "../src/index.js";
 import { type Message, Reply, until } from "./http-reply.js";
+import { type Instance, killInstance, startInstance } from "./instances.js";
 import { type PrivateRedis, redisServerMissing, startPrivateRedis } from "./private-redis.js";
 import { describeRedis, dropPrefix, REDIS_URL, testPrefix } from "./redis.js";
 
@@ -18,37 +14,6 @@ const LEGACY = "2025-11-25";
 const MODERN = "2026-07-28";
 /** Every request of these tests is answered within this, or the test fails (no hang). */
 const BOUND_MS = 5_000;
-
-interface Instance {
-  child: ChildProcess;
-  url: string;
-  stderr: () => string;
-}
-
-/** Starts one fault-server process and waits for its URL (bounded). */
-async function startInstance(entry: string, env: Record<string, string>): Promise<Instance> {
-  const child = spawn(process.execPath, [entry], {
-    env: { ...process.env, ...env },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let err = "";
-  child.stderr!.on("data", (chunk: Buffer) => {
-    err += chunk.toString();
-  });
-  const [line] = (await Promise.race([
-    once(child.stdout!, "data"),
-    once(child, "exit").then(() => Promise.reject(new Error(`instance exited: ${err}`))),
-    new Promise((_, reject) => setTimeout(() => reject(new Error("instance did not start")), 15_000)),
-  ])) as [Buffer];
-  return { child, url: new URL(line.toString().trim()).origin, stderr: () => err };
-}
-
-async function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return;
-  const exited = once(child, "exit");
-  child.kill("SIGKILL");
-  await exited;
-}
 
 /** A raw legacy client of one endpoint: every request bounded by {@link BOUND_MS}. */
 function legacyClient(base: () => string) {
@@ -109,7 +74,13 @@ describeRedis("an instance SIGKILLed while it holds a legacy session's GET strea
     redis = await openRedis(REDIS_URL);
     const entry = await bundleFixture(join(here, "fixtures", "fault-server.ts"));
     for (const i of [0, 1, 2]) {
-      instances.push(await startInstance(entry, { INSTANCE: String(i), PREFIX: prefix, REDIS_URL }));
+      instances.push(
+        await startInstance(
+          entry,
+          { INSTANCE: String(i), PREFIX: prefix, REDIS_URL },
+          { captureStderr: true },
+        ),
+      );
     }
     proxy = await startRoundRobinProxy({ upstreams: instances.map((i) => i.url) });
     await client.open();
@@ -117,7 +88,7 @@ describeRedis("an instance SIGKILLed while it holds a legacy session's GET strea
 
   afterAll(async () => {
     await proxy?.close();
-    await Promise.all(instances.map((i) => kill(i.child)));
+    await Promise.all(instances.map((i) => killInstance(i.child)));
     await dropPrefix(redis, prefix);
     await redis.close();
   });
@@ -145,7 +116,7 @@ describeRedis("an instance SIGKILLed while it holds a legacy session's GET strea
     expect(heldBy).toBeTruthy();
 
     // The holder dies mid-stream; the client saw event 1 and lost 2 and 3 with the connection.
-    await kill(instances[holder]!.child);
+    await killInstance(instances[holder]!.child);
     expect(await stream.next(updated)).toBeUndefined();
 
     const abortResumed = new AbortController();
@@ -238,12 +209,16 @@ describe.skipIf(missing !== undefined)("Redis killed and restarted under load", 
   beforeAll(async () => {
     redis = await startPrivateRedis();
     const entry = await bundleFixture(join(here, "fixtures", "fault-server.ts"));
-    instance = await startInstance(entry, { INSTANCE: "solo", REDIS_URL: redis.url });
+    instance = await startInstance(
+      entry,
+      { INSTANCE: "solo", REDIS_URL: redis.url },
+      { captureStderr: true },
+    );
     await client.open();
   });
 
   afterAll(async () => {
-    if (instance) await kill(instance.child);
+    if (instance) await killInstance(instance.child);
     await redis?.stop();
   });
 

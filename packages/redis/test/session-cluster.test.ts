@@ -1,7 +1,7 @@
 // Legacy (2025-11-25) Streamable HTTP sessions across three real server processes behind a no-stickiness
 // round-robin proxy, sharing a real Redis (session store, event store, notification bus). The client is raw
 // fetch, so every request's instance is known and every byte is the server's.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -9,6 +9,7 @@ import { bundleFixture, type RoundRobinProxy, startRoundRobinProxy } from "@mcpk
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { openRedis, type RedisConnection } from "../src/index.js";
 import { type Message, Reply, until } from "./http-reply.js";
+import { killInstance, startInstance } from "./instances.js";
 import { describeRedis, dropPrefix, REDIS_URL, testPrefix } from "./redis.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -77,22 +78,14 @@ describeRedis("legacy sessions across three instances behind a round-robin proxy
     const entry = await bundleFixture(join(here, "fixtures", "session-server.ts"));
     const urls = await Promise.all(
       [0, 1, 2].map(async (instance) => {
-        const child = spawn(process.execPath, [entry], {
-          env: {
-            ...process.env,
-            INSTANCE: String(instance),
-            PREFIX: prefix,
-            IDLE_MS: String(IDLE_MS),
-            REDIS_URL,
-          },
-          stdio: ["ignore", "pipe", "inherit"],
+        const started = await startInstance(entry, {
+          INSTANCE: String(instance),
+          PREFIX: prefix,
+          IDLE_MS: String(IDLE_MS),
+          REDIS_URL,
         });
-        children[instance] = child;
-        const [line] = (await Promise.race([
-          once(child.stdout!, "data"),
-          once(child, "exit").then(() => Promise.reject(new Error(`instance ${instance} exited`))),
-        ])) as [Buffer];
-        return new URL(line.toString().trim()).origin;
+        children[instance] = started.child;
+        return started.url;
       }),
     );
     proxy = await startRoundRobinProxy({ upstreams: urls });
@@ -101,14 +94,7 @@ describeRedis("legacy sessions across three instances behind a round-robin proxy
 
   afterAll(async () => {
     await proxy?.close();
-    await Promise.all(
-      children.map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = once(child, "exit");
-        child.kill("SIGKILL");
-        await exited;
-      }),
-    );
+    await Promise.all(children.map(killInstance));
     await dropPrefix(redis, prefix);
     await redis.close();
   });

@@ -1,5 +1,5 @@
 // Tasks across three real server processes behind a no-stickiness round-robin proxy, sharing a real Redis.
-import { type ChildProcess, spawn } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -7,6 +7,7 @@ import { mcpNameFor } from "@mcpkit/protocol";
 import { bundleFixture, INSTANCE_HEADER, type RoundRobinProxy, startRoundRobinProxy } from "@mcpkit/test-kit";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { LEASE_LAPSED_MESSAGE, openRedis, type RedisConnection } from "../src/index.js";
+import { killInstance, startInstance } from "./instances.js";
 import { describeRedis, dropPrefix, REDIS_URL, testPrefix } from "./redis.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -70,16 +71,14 @@ describeRedis("tasks across three instances behind a round-robin proxy", () => {
     const entry = await bundleFixture(join(here, "fixtures", "task-server.ts"));
     const urls = await Promise.all(
       [0, 1, 2].map(async (instance) => {
-        const child = spawn(process.execPath, [entry], {
-          env: { ...process.env, INSTANCE: String(instance), PREFIX: prefix, LEASE_MS: "300", REDIS_URL },
-          stdio: ["ignore", "pipe", "inherit"],
+        const started = await startInstance(entry, {
+          INSTANCE: String(instance),
+          PREFIX: prefix,
+          LEASE_MS: "300",
+          REDIS_URL,
         });
-        children.push(child);
-        const [line] = (await Promise.race([
-          once(child.stdout!, "data"),
-          once(child, "exit").then(() => Promise.reject(new Error(`instance ${instance} exited`))),
-        ])) as [Buffer];
-        return new URL(line.toString().trim()).origin;
+        children[instance] = started.child;
+        return started.url;
       }),
     );
     proxy = await startRoundRobinProxy({ upstreams: urls });
@@ -87,14 +86,7 @@ describeRedis("tasks across three instances behind a round-robin proxy", () => {
 
   afterAll(async () => {
     await proxy?.close();
-    await Promise.all(
-      children.map(async (child) => {
-        if (child.exitCode !== null || child.signalCode !== null) return;
-        const exited = once(child, "exit");
-        child.kill("SIGKILL");
-        await exited;
-      }),
-    );
+    await Promise.all(children.map(killInstance));
     await dropPrefix(redis, prefix);
     await redis.close();
   });
