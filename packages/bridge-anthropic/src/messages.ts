@@ -260,6 +260,9 @@ export function createAnthropicModel(options: AnthropicModelOptions): Model {
     return body;
   };
   return {
+    // What the tool loop's GenAI spans say: `chat {modelId}`, gen_ai.provider.name and request.model.
+    provider: "anthropic",
+    modelId: options.model,
     async generate(request): Promise<ModelResponse> {
       const message = (await options.client.messages.create(prepare(request), {
         signal: request.signal,

@@ -209,6 +209,9 @@ export function createOpenAIChatModel(options: OpenAIChatModelOptions): Model {
     return { body, restore: argumentRestorer(specs) };
   };
   return {
+    // What the tool loop's GenAI spans say: `chat {modelId}`, gen_ai.provider.name and request.model.
+    provider: "openai",
+    modelId: options.model,
     async generate(request): Promise<ModelResponse> {
       const { body, restore } = prepare(request);
       const completion = (await options.client.chat.completions.create(body, {

@@ -240,6 +240,9 @@ export function createOpenAIResponsesModel(options: OpenAIResponsesModelOptions)
     return { body, restore: argumentRestorer(specs) };
   };
   return {
+    // What the tool loop's GenAI spans say: `chat {modelId}`, gen_ai.provider.name and request.model.
+    provider: "openai",
+    modelId: options.model,
     async generate(request): Promise<ModelResponse> {
       const { body, restore } = prepare(request);
       const response = (await options.client.responses.create(body, {

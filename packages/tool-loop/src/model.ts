@@ -150,4 +150,11 @@ export interface Model {
    * @throws whatever the provider's client throws; on abort, `signal.reason`.
    */
   stream?(request: ModelRequest): AsyncIterable<ModelStreamEvent>;
+  /**
+   * Who serves the model, as OpenTelemetry's `gen_ai.provider.name` says it (`openai`, `anthropic`).
+   * Optional: the loop's `chat` spans carry it when given.
+   */
+  readonly provider?: string;
+  /** The model's id as sent to the provider: the loop's spans are named `chat {modelId}` when given. */
+  readonly modelId?: string;
 }
