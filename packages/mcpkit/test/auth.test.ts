@@ -3,6 +3,7 @@
 import { type AuthInfo, createProtectedResource, type TokenVerifier } from "@mcpkit/auth";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, createServer, type RunningServer, serve } from "../src/index.js";
+import { freePort } from "./free-port.js";
 
 // A verifier with a fixed token table stands in for a JWT/JWKS or introspection verifier (those are
 // tested in @mcpkit/auth against a real authorization server); what matters here is the wiring.
@@ -23,14 +24,7 @@ describe("serve({ protect }) + connect({ bearerToken })", () => {
       return info?.subject ?? "nobody";
     });
     // The resource URL must be known before the verifier runs: listen first on a fixed free port.
-    const probe = await serve(createServer({ name: "probe", version: "1" }), {
-      transport: "http",
-      port: 0,
-      block: false,
-      onListening() {},
-    });
-    const port = probe.port;
-    await probe.close();
+    const port = await freePort();
     resourceUrl = `http://127.0.0.1:${port}/mcp`;
     const protect = createProtectedResource({
       resource: resourceUrl,

@@ -12,6 +12,7 @@ import {
 } from "../../auth/test/support/loopback-auth-server.js";
 import { main } from "../src/cli/main.js";
 import { createServer, type RunningServer, serve } from "../src/index.js";
+import { freePort } from "./free-port.js";
 
 const closers: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -26,14 +27,7 @@ async function protectedServer(config: Parameters<typeof startLoopbackAuthServer
   closers.push(() => as.close());
   const server = createServer({ name: "vault", version: "1.0.0" });
   server.registerTool("secret", { description: "Only for signed-in users" }, () => "42");
-  const probe = await serve(createServer({ name: "probe", version: "1" }), {
-    transport: "http",
-    port: 0,
-    block: false,
-    onListening() {},
-  });
-  const port = probe.port;
-  await probe.close();
+  const port = await freePort();
   const resource = `http://127.0.0.1:${port}/mcp`;
   const protect = createProtectedResource({
     resource,

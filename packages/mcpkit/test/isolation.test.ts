@@ -14,6 +14,7 @@ import { type AuthInfo, createProtectedResource, type TokenVerifier } from "@mcp
 import { createStreamTransport } from "@mcpkit/transport-stdio";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, createServer, type RunningServer, type Server, serve } from "../src/index.js";
+import { freePort } from "./free-port.js";
 
 type Era = "modern" | "legacy";
 interface Spec {
@@ -122,14 +123,7 @@ describe("isolation: 20 clients of one server, both eras, HTTP (tokens and plain
 
   beforeAll(async () => {
     // The resource URL must be known before the verifier runs: a free port first.
-    const probe = await serve(createServer({ name: "probe", version: "1" }), {
-      transport: "http",
-      port: 0,
-      block: false,
-      onListening() {},
-    });
-    const port = probe.port;
-    await probe.close();
+    const port = await freePort();
     resourceUrl = `http://127.0.0.1:${port}/mcp`;
     const protect = createProtectedResource({
       resource: resourceUrl,
