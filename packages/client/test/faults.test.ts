@@ -217,10 +217,10 @@ describe("client fault battery", () => {
   it("a legacy session the server forgot (404): the client initializes again once and the call succeeds", async () => {
     const server = slowServer();
     const handle = await listen({
-        connect: async (t) => {
-          await server.connect(t);
-        },
-      });
+      connect: async (t) => {
+        await server.connect(t);
+      },
+    });
     cleanup.push(() => handle.close());
     const client = createClient({ name: "faults", version: "1", versionNegotiation: "legacy" });
     cleanup.push(() => client.close());

@@ -15,7 +15,7 @@ function loggingObserver(name: string, log: string[]): PeerObserver {
       log.push(`${name} out ${method} #${String(id)}`);
       return {
         params: stamp(params),
-        end: (result, error) =>
+        end: (_result, error) =>
           log.push(`${name} end ${method} ${error === undefined ? "ok" : (error as Error).message}`),
       };
     },
@@ -31,7 +31,7 @@ function loggingObserver(name: string, log: string[]): PeerObserver {
           log.push(`${name} run ${method}`);
           return fn(a, b);
         },
-        end: (result, error) => log.push(`${name} answered ${method} ${error ? String(error.code) : "ok"}`),
+        end: (_result, error) => log.push(`${name} answered ${method} ${error ? String(error.code) : "ok"}`),
       };
     },
     notificationIn(method) {
