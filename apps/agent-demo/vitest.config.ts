@@ -1,3 +1,10 @@
 import { mcpkitProject } from "../../vitest.shared.js";
 
-export default mcpkitProject("agent-demo");
+// Without the shared "module" condition: the OpenTelemetry API's "module" build has extensionless imports
+// that Node cannot load, so the trace test with the real SDK takes the builds Node itself resolves.
+const conditions = ["@mcpkit/source", "node", "import", "default"];
+const config = mcpkitProject("agent-demo");
+config.resolve = Object.assign({}, config.resolve, { conditions });
+config.ssr = Object.assign({}, config.ssr, { resolve: { conditions } });
+
+export default config;

@@ -1,7 +1,13 @@
 // The everything server: every feature of @mcpkit/server in one registry, served over stdio or HTTP by
 // main.ts and built in-process by the tests, the agent demo and the bench.
 import { audio, embeddedResource, type Icon, image, resourceLink, text, toBase64 } from "@mcpkit/protocol";
-import { createServer, type Registered, type Server, withInputSchema } from "@mcpkit/server";
+import {
+  createServer,
+  type Registered,
+  type Server,
+  type ServerOptions,
+  withInputSchema,
+} from "@mcpkit/server";
 import { z } from "zod";
 import { makePng, makeWav } from "./media.js";
 
@@ -14,6 +20,8 @@ export interface EverythingServerOptions {
   tickMs?: number;
   /** How often task clients are told to poll a `slow_task` (default 100 ms). */
   taskPollIntervalMs?: number;
+  /** OpenTelemetry, as `createServer` takes it (a bundled process passes `{ api }`). */
+  telemetry?: ServerOptions["telemetry"];
 }
 
 /** An everything server: an `@mcpkit/server` {@link Server} whose `close()` also stops its timer. */
@@ -93,6 +101,7 @@ export function createEverythingServer(options: EverythingServerOptions = {}): E
       "roots and tasks; resources show text, binary, templates and subscriptions; prompts show arguments, " +
       "completions and embedded resources.",
     tasks: { pollIntervalMs: options.taskPollIntervalMs ?? 100 },
+    ...(options.telemetry !== undefined ? { telemetry: options.telemetry } : {}),
   });
 
   let counter = 0;

@@ -79,6 +79,8 @@ export interface StreamableHttpClientTransport extends Transport {
   readonly era: "legacy" | "modern";
   /** The version last sent as `MCP-Protocol-Version` or chosen by an initialize result. */
   readonly protocolVersion: string | undefined;
+  /** The MCP endpoint (telemetry reads its host and port for `server.address` / `server.port`). */
+  readonly url: string;
   /** Legacy: DELETEs the session (bounded by `closeTimeout`) and forgets it; the transport stays open. */
   terminateSession(): Promise<void>;
 }
@@ -610,6 +612,7 @@ export function createStreamableHttpClientTransport(
 
   return {
     traits,
+    url: url.href,
     get sessionId() {
       return sessionId;
     },
