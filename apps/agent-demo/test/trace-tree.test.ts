@@ -73,7 +73,7 @@ function tree(
     shape.push(`${"  ".repeat(depth)}${span.name} [${KINDS[span.kind]}]`);
     const children = siblings(spans.filter((s) => s.parentSpanId === span.spanId));
     const next = depth === 0 ? "" : `${prefix}${last ? "   " : "│  "}`;
-    children.forEach((c, i) => walk(c, next, i === children.length - 1, depth + 1));
+    for (const [i, c] of children.entries()) walk(c, next, i === children.length - 1, depth + 1);
   };
   walk(root, "", true, 0);
   return { full, shape };
