@@ -1,4 +1,5 @@
-// The public surface of @mcpkit/testing. Explicit named exports only.
+// The public surface of @mcpkit/testing, runtime-neutral. Explicit named exports only; the loopback
+// fake provider (node:http) is in `@mcpkit/testing/node`.
 
 export { createInMemoryPair } from "@mcpkit/jsonrpc";
 export {
@@ -8,14 +9,6 @@ export {
   type ScriptedToolCall,
   type ScriptTurn,
 } from "@mcpkit/tool-loop";
-export {
-  type FakeProvider,
-  type FakeProviderFormat,
-  type FakeProviderRequest,
-  type FakeProviderTurn,
-  type FakeToolCall,
-  startFakeProvider,
-} from "./fake-provider.js";
 export {
   type ConnectableServer,
   connectInProcess,

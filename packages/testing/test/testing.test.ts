@@ -5,7 +5,8 @@ import { createServer } from "@mcpkit/server";
 import { aggregateTools, runToolLoop } from "@mcpkit/tool-loop";
 import OpenAI from "openai";
 import { afterEach, describe, expect, it } from "vitest";
-import { connectInProcess, createScriptedModel, type FakeProvider, startFakeProvider } from "../src/index.js";
+import { connectInProcess, createScriptedModel } from "../src/index.js";
+import { type FakeProvider, startFakeProvider } from "../src/node.js";
 
 function weatherServer() {
   const server = createServer({ name: "weather", version: "1.0.0" });
