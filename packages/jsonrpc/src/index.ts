@@ -34,20 +34,19 @@ export {
   parseMessages,
   serializeMessage,
 } from "./messages.js";
-export {
-  createPeer,
-  DEFAULT_REQUEST_TIMEOUT,
-  type NotificationContext,
-  type NotificationHandler,
-  type NotifyOptions,
-  type Peer,
-  type PeerOptions,
-  type ProgressParams,
-  type RequestContext,
-  type RequestHandler,
-  type RequestOptions,
-} from "./peer.js";
+export { createPeer, DEFAULT_REQUEST_TIMEOUT } from "./peer.js";
 export type { InboundWatch, OutboundWatch, PeerObserver } from "./peer-observer.js";
+export type {
+  NotificationContext,
+  NotificationHandler,
+  NotifyOptions,
+  Peer,
+  PeerOptions,
+  ProgressParams,
+  RequestContext,
+  RequestHandler,
+  RequestOptions,
+} from "./peer-types.js";
 export { sleep } from "./sleep.js";
 export type { MessageInfo, SendOptions, Transport, TransportSink, TransportTraits } from "./transport.js";
 // tapTransport and formatWireEvent are the `@mcpkit/jsonrpc/wire-trace` entry (loaded only when tracing).

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it } from "vitest";
 import { TransportError } from "./errors.js";
 import type { JsonRpcId, JsonRpcMessage } from "./messages.js";
-import { createPeer, type Peer } from "./peer.js";
+import { createPeer } from "./peer.js";
+import type { Peer } from "./peer-types.js";
 import type { SendOptions, Transport, TransportSink } from "./transport.js";
 
 /** Records every send with its options; answers nothing unless told. */

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it, vi } from "vitest";
 import { ConnectionClosedError, FramingError, JsonRpcError, TimeoutError } from "./errors.js";
 import { createInMemoryPair } from "./in-memory.js";
 import type { JsonRpcMessage } from "./messages.js";
-import { createPeer, type Peer, type PeerOptions } from "./peer.js";
+import { createPeer } from "./peer.js";
+import type { Peer, PeerOptions } from "./peer-types.js";
 import type { Transport, TransportSink } from "./transport.js";
 
 /** A transport under the test's hand: it records what is sent and lets the test inject input. */

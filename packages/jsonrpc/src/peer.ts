@@ -7,6 +7,7 @@ import {
   TimeoutError,
   TransportError,
 } from "./errors.js";
+import { Inbound } from "./inbound-request.js";
 import { recoverIdFromHead } from "./line-framer.js";
 import {
   classifyMessage,
@@ -17,159 +18,22 @@ import {
   type JsonRpcRequest,
   type ParsedMessage,
 } from "./messages.js";
-import type { InboundWatch, OutboundWatch, PeerObserver } from "./peer-observer.js";
+import type { OutboundWatch, PeerObserver } from "./peer-observer.js";
+import type {
+  NotificationContext,
+  NotificationHandler,
+  NotifyOptions,
+  Params,
+  Peer,
+  PeerOptions,
+  ProgressParams,
+  RequestHandler,
+  RequestOptions,
+} from "./peer-types.js";
 import type { MessageInfo, SendOptions, Transport } from "./transport.js";
 
 /** 60 s: the default timeout of a request. */
 export const DEFAULT_REQUEST_TIMEOUT = 60_000;
-
-type Params = Record<string, unknown> | unknown[] | undefined;
-
-/** A progress notification's params, as routed to {@link RequestOptions.onProgress}. */
-export interface ProgressParams {
-  progressToken: string | number;
-  progress: number;
-  total?: number;
-  message?: string;
-  [key: string]: unknown;
-}
-
-/** Options of one outbound request. */
-export interface RequestOptions {
-  /** Aborting rejects the request with `signal.reason` and cancels it at the peer. */
-  signal?: AbortSignal;
-  /** Milliseconds to wait for the answer; `Infinity` waits for ever. Default: the peer's `timeout`. */
-  timeout?: number;
-  /** Asks for progress: a `progressToken` is attached to `params._meta` and notifications are routed here. */
-  onProgress?: (progress: ProgressParams) => void;
-  /** Restart the timeout whenever progress arrives. Default true. */
-  resetTimeoutOnProgress?: boolean;
-  /** Upper bound on the whole wait, however much progress arrives. Default: 10 × `timeout`. */
-  maxTotalTimeout?: number;
-  /** The inbound request this one is made on behalf of (a server asking the client mid-request). */
-  relatedRequestId?: JsonRpcId;
-  /** Passed down to {@link Transport.send} as {@link SendOptions.headers} (HTTP); ignored by stdio and in-memory. */
-  headers?: Readonly<Record<string, string>>;
-  /**
-   * Called synchronously with the id the peer assigned, before the request is handed to the transport (so
-   * anything the answer or a tagged notification needs is in place first). A throw fails the request as a
-   * send failure would.
-   */
-  onId?: (id: JsonRpcId) => void;
-  /**
-   * Requests sent with the same object are one operation (the rounds of one multi-round call, the polls of
-   * one task). The peer only hands it to its observer, which may link each to the first.
-   */
-  operation?: object;
-}
-
-/** Options of a notification. */
-export interface NotifyOptions {
-  relatedRequestId?: JsonRpcId;
-}
-
-/** What a request handler receives besides the params. */
-export interface RequestContext {
-  /** The request id, as the peer sent it. */
-  readonly id: JsonRpcId;
-  readonly method: string;
-  /** Aborted when the peer cancels the request, its response stream closes, or the peer closes. */
-  readonly signal: AbortSignal;
-  /**
-   * The same fact as `signal.aborted`, read without making the signal: a handler that only needs to know
-   * (not to be told) should read this; the signal is created on first use.
-   */
-  readonly aborted: boolean;
-  /** What the transport knows about the message (headers, auth); passed through untouched. */
-  readonly info: MessageInfo | undefined;
-  /** Sends a notification tied to this request (it travels on the request's stream where there is one). */
-  notify(method: string, params?: Params): Promise<void>;
-  /** Sends a request to the peer on behalf of this one. */
-  request(method: string, params?: Params, options?: RequestOptions): Promise<unknown>;
-}
-
-/** What a notification handler receives besides the params. */
-export interface NotificationContext {
-  readonly method: string;
-  readonly info: MessageInfo | undefined;
-}
-
-/** Answers one inbound request: its return value is the result; a thrown {@link JsonRpcError} is sent as is. */
-export type RequestHandler = (params: any, context: RequestContext) => unknown;
-/** Handles one inbound notification; a throw goes to `onError`, never to the peer. */
-export type NotificationHandler = (params: any, context: NotificationContext) => void | Promise<void>;
-
-/** Options of {@link createPeer}. */
-export interface PeerOptions {
-  /** Default timeout of every request in milliseconds (default 60 s; `Infinity` disables). */
-  timeout?: number;
-  /** Default bound on a request's whole wait when progress keeps resetting its timeout. */
-  maxTotalTimeout?: number;
-  /** Default of {@link RequestOptions.resetTimeoutOnProgress}: true. */
-  resetTimeoutOnProgress?: boolean;
-  /**
-   * How many outbound requests may be in flight at once (default unlimited). With 1, exchanges are
-   * strictly one at a time and each request's timeout counts from the moment it takes its turn.
-   */
-  concurrency?: number;
-  /** Method of the cancel notification, `null` for none. Default `notifications/cancelled` (MCP, params `{ requestId, reason }`). */
-  cancelMethod?: string | null;
-  /** Method of progress notifications, `null` for none. Default `notifications/progress` (MCP, params `{ progressToken, … }`). */
-  progressMethod?: string | null;
-  /** Local problems nobody awaits: a handler's unexpected throw, a response to an unknown id, a bad frame. */
-  onError?: (error: Error) => void;
-  /** Called once when the peer closes, with the transport's reason when there was one. */
-  onClose?: (reason?: Error) => void;
-  /** Initial value of {@link Peer.batches} (default true, as JSON-RPC 2.0 has it). */
-  batches?: boolean;
-  /**
-   * When set, outbound request ids are strings, this prefix followed by the increasing counter, instead of
-   * numbers: several processes serving one session (a cluster) give each its own prefix, so an answer that
-   * reaches another process can be routed back by its id. Default: numeric ids.
-   */
-  requestIdPrefix?: string;
-  /**
-   * Told of every request and notification both ways (tracing, metrics): see {@link PeerObserver}. Read
-   * once at construction; without one the peer does no observation work at all.
-   */
-  observer?: PeerObserver | undefined;
-}
-
-/** A JSON-RPC endpoint over a {@link Transport}: correlates requests and responses, both ways. */
-export interface Peer {
-  /** Starts the transport. Handlers may be registered before or after; requests need a started peer. */
-  start(): Promise<void>;
-  /**
-   * Sends a request and resolves with its result.
-   * @throws JsonRpcError when the peer answered with an error.
-   * @throws TimeoutError when no answer came in time; `signal.reason` when aborted;
-   *   `ConnectionClosedError` (or the transport's close reason) when the connection ended first.
-   */
-  request(method: string, params?: Params, options?: RequestOptions): Promise<unknown>;
-  /** Sends a notification. */
-  notify(method: string, params?: Params, options?: NotifyOptions): Promise<void>;
-  /** Registers the handler of one method, replacing any earlier one. Returns a function that removes it. */
-  onRequest(method: string, handler: RequestHandler): () => void;
-  /** Registers the handler for requests whose method has no handler of its own (default: -32601). */
-  onAnyRequest(handler: RequestHandler | undefined): void;
-  onNotification(method: string, handler: NotificationHandler): () => void;
-  onAnyNotification(handler: NotificationHandler | undefined): void;
-  /** Closes the peer and its transport; idempotent. Every pending request rejects at once. */
-  close(reason?: Error): Promise<void>;
-  /** Resolves (never rejects) when the peer has closed, with the reason if there was one. */
-  readonly closed: Promise<Error | undefined>;
-  readonly isClosed: boolean;
-  /** Outbound requests awaiting an answer. */
-  readonly pendingCount: number;
-  readonly transport: Transport;
-  /**
-   * Whether a JSON array at the top level of a frame is taken apart as a JSON-RPC batch. When false, the
-   * array is one invalid request, answered with a single -32600 (id null) and nothing in it runs: a
-   * protocol on top that removed batches (MCP from 2025-06-18) switches this off. Read on every frame, so
-   * it may change once the protocol version is known.
-   */
-  batches: boolean;
-}
 
 interface Pending {
   resolve(value: unknown): void;
@@ -190,76 +54,6 @@ function checkTimeout(name: string, value: number): void {
     throw new RangeError(
       `${name} must be a positive number of milliseconds or Infinity, got ${String(value)}`,
     );
-  }
-}
-
-/**
- * One inbound request in flight; it is also the handler's {@link RequestContext}. Its abort signal is
- * made only when a handler reads it: most handlers never do, and an AbortController per request is
- * measurable on the hot path. Cancellation is recorded either way, so a cancelled request is never
- * answered.
- */
-class Inbound implements RequestContext {
-  private controller: AbortController | undefined;
-  /** Removes the link from the transport's signal (`info.signal`) to {@link controller}, once made. */
-  private unlink: (() => void) | undefined;
-  private reason: unknown;
-  private cancelled = false;
-  /** The observer's watch of this request, when the peer has an observer. */
-  watch: InboundWatch | undefined = undefined;
-
-  constructor(
-    readonly id: JsonRpcId,
-    readonly method: string,
-    readonly info: MessageInfo | undefined,
-    private readonly peer: Peer,
-  ) {}
-
-  get signal(): AbortSignal {
-    if (this.controller) return this.controller.signal;
-    const controller = new AbortController();
-    this.controller = controller;
-    const outer = this.info?.signal;
-    if (this.cancelled) controller.abort(this.reason);
-    else if (outer?.aborted) controller.abort(outer.reason);
-    else if (outer) {
-      // Linked by hand, not with AbortSignal.any: Node keeps a composite signal that has an abort
-      // listener alive until it aborts (its gcPersistentSignals), so a handler's listener never removed
-      // (the common `{ once: true }` pattern) would keep every request that finished normally for ever.
-      const onAbort = () => controller.abort(outer.reason);
-      outer.addEventListener("abort", onAbort, { once: true });
-      this.unlink = () => outer.removeEventListener("abort", onAbort);
-    }
-    return controller.signal;
-  }
-
-  /** Called once the request settled: the transport's signal no longer reaches this request. */
-  settle(): void {
-    this.unlink?.();
-    this.unlink = undefined;
-  }
-
-  /** True once the peer cancelled, the peer closed, or the request's own stream closed. */
-  get aborted(): boolean {
-    return this.cancelled || this.info?.signal?.aborted === true;
-  }
-
-  abort(reason: unknown): void {
-    if (this.cancelled) return;
-    this.cancelled = true;
-    this.reason = reason;
-    this.controller?.abort(reason);
-  }
-
-  notify(method: string, params?: Params): Promise<void> {
-    return this.peer.notify(method, params, { relatedRequestId: this.id });
-  }
-
-  request(method: string, params?: Params, options?: RequestOptions): Promise<unknown> {
-    // Object.assign rather than a spread with extra keys: the latter is a slow path on Node 20.
-    const opts: RequestOptions = Object.assign({ signal: this.signal }, options);
-    opts.relatedRequestId = this.id;
-    return this.peer.request(method, params, opts);
   }
 }
 
