@@ -2,6 +2,7 @@
 // so that the harness can always end what it started (and nothing else).
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
+import { killGroup, spawnAnnounced } from "../../../scripts/announced-process.mjs";
 
 /** Folder of the bench app (apps/bench). */
 export const appDir = fileURLToPath(new URL("..", import.meta.url));
@@ -21,12 +22,6 @@ export function serverCommand(impl, spec, pin, nodeFlags = []) {
     JSON.stringify(spec),
   ];
   return { command: argv[0], args: argv.slice(1) };
-}
-
-function killGroup(child, signal) {
-  try {
-    process.kill(-child.pid, signal);
-  } catch {}
 }
 
 /**
@@ -91,53 +86,16 @@ export function startHttpServer(
   const { command, args } = argv
     ? { command: argv[0], args: argv.slice(1) }
     : serverCommand(impl, spec, pin, nodeFlags);
-  return new Promise((resolve, reject) => {
-    const child = spawn(command, args, {
-      cwd: appDir,
-      env,
-      detached: true,
-      stdio: ["ignore", "pipe", "pipe"],
-    });
-    let out = "";
-    let err = "";
-    const exited = new Promise((r) => child.on("exit", r));
-    const close = async () => {
-      killGroup(child, "SIGTERM");
-      const t = setTimeout(() => killGroup(child, "SIGKILL"), 10_000);
-      await exited;
-      clearTimeout(t);
-    };
-    const timer = setTimeout(() => {
-      close();
-      reject(new Error(`${impl} server did not announce a port in ${timeoutMs} ms: ${err.slice(-400)}`));
-    }, timeoutMs);
-    child.stderr.on("data", (c) => {
-      err += c;
-      if (err.length > 8192) err = err.slice(-4096);
-    });
-    const onData = (c) => {
-      out += c;
-      const nl = out.indexOf("\n");
-      if (nl === -1) return;
-      child.stdout.off("data", onData);
-      child.stdout.resume();
-      clearTimeout(timer);
-      try {
-        const { port } = JSON.parse(out.slice(0, nl));
-        resolve({ url: `http://127.0.0.1:${port}/mcp`, close, stderr: () => err });
-      } catch {
-        close();
-        reject(new Error(`${impl} server printed ${out.slice(0, 200)}`));
-      }
-    };
-    child.stdout.on("data", onData);
-    child.on("error", (e) => {
-      clearTimeout(timer);
-      reject(e);
-    });
-    exited.then((code) => {
-      clearTimeout(timer);
-      reject(new Error(`${impl} server exited (${code}) before announcing a port: ${err.slice(-400)}`));
-    });
-  });
+  return spawnAnnounced(command, args, {
+    name: impl,
+    cwd: appDir,
+    env,
+    timeoutMs,
+    killGraceMs: 10_000,
+    stderrCap: 8192,
+  }).then((server) => ({
+    url: `http://127.0.0.1:${server.port}/mcp`,
+    close: server.close,
+    stderr: server.stderr,
+  }));
 }
