@@ -2,7 +2,7 @@
 // share of the raw limit), installed sizes, and the targets checked for mcpkit.
 import { bundleTableMarkdown } from "./bundle-size.mjs";
 import { scaleOutMarkdown } from "./scale-out.mjs";
-import { median } from "./stats.mjs";
+import { formatCount, median } from "./stats.mjs";
 import { telemetryMarkdown } from "./telemetry-cost.mjs";
 
 const MIB = 1024 * 1024;
@@ -33,7 +33,7 @@ function summary(c, metric) {
   };
 }
 
-const n0 = (x) => (x === undefined ? "–" : Math.round(x).toLocaleString("en-US"));
+const n0 = formatCount;
 const n1 = (x) =>
   x === undefined
     ? "–"

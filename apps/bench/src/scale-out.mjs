@@ -8,7 +8,7 @@ import { existsSync } from "node:fs";
 import net from "node:net";
 import { fileURLToPath } from "node:url";
 import { startHttpServer } from "./procs.mjs";
-import { median } from "./stats.mjs";
+import { formatCount, serverCpuByLabel } from "./stats.mjs";
 
 export const SCALE_OUT_SCENARIO = 10;
 export const REDIS_URL = process.env.REDIS_URL || "redis://127.0.0.1:6379";
@@ -108,7 +108,7 @@ export async function measureScaleOut(c, pin, flags, client) {
   }
 }
 
-const n0 = (x) => (x === undefined ? "–" : Math.round(x).toLocaleString("en-US"));
+const n0 = formatCount;
 const n1 = (x) => (x === undefined ? "–" : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const pct = (x) => (x === undefined || !Number.isFinite(x) ? "–" : `${Math.round(x)}%`);
 
@@ -131,12 +131,7 @@ export function scaleOutMarkdown(t, rows) {
     "server CPU µs/call",
     "Redis round trips per call",
   ];
-  // Server CPU per call (the instance `stats` reached), median over rounds.
-  const cpu = {};
-  for (const c of t.cases) {
-    const v = c.samples.map((s) => s.server?.cpuUsPerCall).filter((x) => typeof x === "number");
-    cpu[c.label] = v.length ? median(v) : undefined;
-  }
+  const cpu = serverCpuByLabel(t);
   lines.push(`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`);
   for (const [label, r] of Object.entries(rows)) {
     const refLabel = referenceOf(label);

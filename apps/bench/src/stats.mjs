@@ -19,3 +19,16 @@ export function rotate(list, by) {
   const k = ((by % list.length) + list.length) % list.length;
   return [...list.slice(k), ...list.slice(0, k)];
 }
+
+/** A count for a table: rounded, with thousands separators; "–" when absent. */
+export const formatCount = (x) => (x === undefined ? "–" : Math.round(x).toLocaleString("en-US"));
+
+/** Server CPU per call of each case of a table (the `stats` its server reported), median over rounds. */
+export function serverCpuByLabel(table) {
+  const cpu = {};
+  for (const c of table.cases) {
+    const v = c.samples.map((s) => s.server?.cpuUsPerCall).filter((x) => typeof x === "number");
+    cpu[c.label] = v.length ? median(v) : undefined;
+  }
+  return cpu;
+}

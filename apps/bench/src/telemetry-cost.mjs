@@ -3,7 +3,7 @@
 // OpenTelemetry API installed with no SDK registered (the default whenever @opentelemetry/api is there),
 // and the real SDK registered with exporters that drop everything (impl/mcpkit/otel.mjs). Target: the API
 // without an SDK costs ≤ 3% of the plain speed.
-import { median } from "./stats.mjs";
+import { formatCount, serverCpuByLabel } from "./stats.mjs";
 
 export const TELEMETRY_SCENARIO = 11;
 
@@ -51,7 +51,7 @@ export function telemetryTable(stdio, http) {
   };
 }
 
-const n0 = (x) => (x === undefined ? "–" : Math.round(x).toLocaleString("en-US"));
+const n0 = formatCount;
 const n1 = (x) => (x === undefined ? "–" : x < 10 ? x.toFixed(2) : x.toFixed(1));
 const signed = (x) => (x === undefined || !Number.isFinite(x) ? "–" : `${x >= 0 ? "+" : ""}${x.toFixed(1)}%`);
 
@@ -67,11 +67,7 @@ export function telemetryMarkdown(t, rows) {
     "server CPU µs/call",
     "cost vs plain (server CPU)",
   ];
-  const cpu = {};
-  for (const c of t.cases) {
-    const v = c.samples.map((s) => s.server?.cpuUsPerCall).filter((x) => typeof x === "number");
-    cpu[c.label] = v.length ? median(v) : undefined;
-  }
+  const cpu = serverCpuByLabel(t);
   const plainOf = (c) => t.cases.find((p) => p.group === c.group && p.telemetry === "off");
   lines.push(`| ${head.join(" | ")} |`, `|${head.map(() => "---").join("|")}|`);
   const verdicts = [];
