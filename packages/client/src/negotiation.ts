@@ -64,10 +64,19 @@ export class Negotiator {
     this.#hooks = hooks;
   }
 
-  /** Starts from what the era cache remembers of `serverKey` (nothing without a key). */
+  /**
+   * Starts from what the era cache remembers of `serverKey` (nothing without a key), as far as the options
+   * leave the choice open: an explicit `protocolVersion` takes nothing from the cache, an explicit
+   * `versionNegotiation` only an entry of its own era. What the app said always wins over what was seen.
+   */
   recall(serverKey: string | undefined): void {
     this.#serverKey = serverKey;
-    if (serverKey !== undefined) this.#remembered = this.#settings.eraCache.get(serverKey);
+    if (serverKey === undefined) return;
+    const remembered = this.#settings.eraCache.get(serverKey);
+    const { negotiation, options } = this.#settings;
+    const open =
+      options.protocolVersion === undefined && (negotiation === "auto" || remembered?.era === negotiation);
+    this.#remembered = open ? remembered : undefined;
   }
 
   /** Remembers the era and version `session` settled on, in the era cache too when there is a key. */

@@ -41,7 +41,11 @@ export interface ClientOptions extends ClientObservability {
    * @see SPEC.md §3.4 Back-compat
    */
   versionNegotiation?: VersionNegotiation;
-  /** A preferred version of its era (default: the latest of each era). */
+  /**
+   * A preferred version of its era (default: the latest of each era). Given, it wins over the era cache:
+   * nothing remembered of the server replaces it (an explicit `versionNegotiation` likewise takes only a
+   * remembered entry of its own era).
+   */
   protocolVersion?: string;
   /** Default timeout of each request in ms (default 60 000; `Infinity` disables). */
   requestTimeout?: number;

@@ -305,6 +305,35 @@ describe("the era cache", () => {
     expect(c2.era).toBe("legacy");
     expect(r2.requests("server/discover")).toHaveLength(0);
   });
+
+  it("yields to an explicit protocolVersion: the version asked for is the one offered", async () => {
+    const cache = new Map([["srv", { era: "legacy" as const, protocolVersion: "2025-11-25" }]]);
+    const r = await server(legacyHandlers());
+    const c = client({ name: "t", version: "1", eraCache: cache, protocolVersion: "2025-06-18" });
+    await c.connect(r.transport, { serverKey: "srv" });
+    expect(r.requests("initialize")[0]!.params.protocolVersion).toBe("2025-06-18");
+    expect(c.protocolVersion).toBe("2025-06-18");
+  });
+
+  it("yields to an explicit versionNegotiation: a remembered legacy era does not stop a modern client", async () => {
+    const cache = new Map([
+      ["srv", { era: "legacy" as const, protocolVersion: "2025-11-25", via: "sse" as const }],
+    ]);
+    const r = await server({ "server/discover": discoverHandler() });
+    const sse = await server(legacyHandlers());
+    const c = client({ name: "t", version: "1", eraCache: cache, versionNegotiation: "modern" });
+    await c.connect({ modern: () => r.transport, sse: () => sse.transport }, { serverKey: "srv" });
+    expect(c.era).toBe("modern");
+    expect(sse.received).toHaveLength(0);
+  });
+
+  it("with versionNegotiation legacy, takes a remembered legacy version but never a modern one", async () => {
+    const cache = new Map([["srv", { era: "legacy" as const, protocolVersion: "2025-06-18" }]]);
+    const r = await server(legacyHandlers());
+    const c = client({ name: "t", version: "1", eraCache: cache, versionNegotiation: "legacy" });
+    await c.connect(r.transport, { serverKey: "srv" });
+    expect(r.requests("initialize")[0]!.params.protocolVersion).toBe("2025-06-18");
+  });
 });
 
 describe("createClient option checks", () => {
