@@ -5,7 +5,7 @@ import {
 } from "./discovery.js";
 import { AuthError } from "./errors.js";
 import { requestTokenResponse } from "./internal/token-request.js";
-import type { StaticClient } from "./oauth-provider.js";
+import type { StaticClient } from "./static-client.js";
 
 /** RFC 8693 grant type of the token exchange request. */
 const TOKEN_EXCHANGE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:token-exchange";

@@ -21,14 +21,8 @@ export {
   requestIdJag,
 } from "./identity-assertion-grant.js";
 export type { JwsAlgorithm } from "./internal/jose.js";
-export {
-  type ClientMetadata,
-  createOAuthProvider,
-  type OAuthGrant,
-  type OAuthProvider,
-  type OAuthProviderOptions,
-  type StaticClient,
-} from "./oauth-provider.js";
+export { createOAuthProvider, type OAuthProvider } from "./oauth-provider.js";
+export type { ClientMetadata, OAuthGrant, OAuthProviderOptions } from "./oauth-provider-options.js";
 export { createPkce, type PkcePair } from "./pkce.js";
 export type { AuthProvider, AuthRequestInfo, UnauthorizedRequestInfo } from "./provider.js";
 export {
@@ -38,6 +32,7 @@ export {
   type ProtectedResource,
   type ProtectedResourceOptions,
 } from "./resource-server.js";
+export type { StaticClient, StaticClientOption } from "./static-client.js";
 export {
   type ClientRegistration,
   createInMemoryTokenStore,
