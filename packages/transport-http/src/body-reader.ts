@@ -1,3 +1,4 @@
+import { ResponseTooLargeError } from "./errors.js";
 import type { SseParser } from "./sse-parser.js";
 
 /**
@@ -20,7 +21,65 @@ export interface ResponseBodyReader {
   readEventStream(response: Response, parser: SseParser, signal: AbortSignal): Promise<void> | undefined;
   /** Releases the body of a response nobody will read, freeing its connection. False declines. */
   discard(response: Response): boolean;
+  /**
+   * Reads a whole (non-SSE) body as text, rejecting with `ResponseTooLargeError` when it has more than
+   * `maxBytes`. Returns undefined, having read nothing, to decline. Optional.
+   */
+  readText?(response: Response, maxBytes: number): Promise<string> | undefined;
 }
+
+/**
+ * Reads a whole body as UTF-8 text with `reader` or, when it has none or declines, through
+ * `response.body`, holding at most `maxBytes`: a declared `content-length` past it is refused before
+ * reading, and a body that grows past it is cancelled. Either rejects with `ResponseTooLargeError`.
+ */
+export function readBoundedText(
+  response: Response,
+  maxBytes: number,
+  reader: ResponseBodyReader | undefined,
+  url?: URL | string,
+): Promise<string> {
+  const declared = response.headers.get("content-length");
+  if (declared !== null && Number(declared) > maxBytes) {
+    discardBody(response, reader);
+    return Promise.reject(new ResponseTooLargeError("body", maxBytes, url));
+  }
+  const read = reader?.readText?.(response, maxBytes);
+  if (read !== undefined) return read;
+  const body = response.body;
+  return body === null ? Promise.resolve("") : readWebText(body, maxBytes, url);
+}
+
+/** A Web stream's bytes as text, cancelled once they pass `maxBytes`. */
+async function readWebText(
+  body: ReadableStream<Uint8Array>,
+  maxBytes: number,
+  url: URL | string | undefined,
+): Promise<string> {
+  const reader = body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let bytes = 0;
+  try {
+    for (;;) {
+      const { done, value } = await reader.read();
+      if (done) break;
+      bytes += value.byteLength;
+      if (bytes > maxBytes) {
+        reader.cancel().catch(() => {});
+        throw new ResponseTooLargeError("body", maxBytes, url);
+      }
+      text += decoder.decode(value, STREAM);
+    }
+  } finally {
+    reader.releaseLock();
+  }
+  text += decoder.decode();
+  // As Response.text() does: a leading BOM is not part of the text.
+  return text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
+}
+
+const STREAM = { stream: true };
 
 /** Reads an SSE body with `reader` or, when it has none or declines, through `response.body`. */
 export function readEventStream(
@@ -58,7 +117,13 @@ async function readWebStream(
     for (;;) {
       const { done, value } = await reader.read();
       if (done) break;
-      parser.push(value);
+      try {
+        parser.push(value);
+      } catch (error) {
+        // The parser refused the stream (an event past its cap): nothing more of it is read.
+        reader.cancel(error).catch(() => {});
+        throw error;
+      }
     }
     parser.end();
     if (signal.aborted) throw signal.reason;

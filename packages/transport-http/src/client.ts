@@ -11,11 +11,13 @@ import {
   type TransportTraits,
 } from "@mcpkit/jsonrpc";
 import { encodeHeaderValue, Header, isModernVersion, MetaKey, mcpNameFor } from "@mcpkit/protocol";
-import { discardBody, type ResponseBodyReader, readEventStream } from "./body-reader.js";
-import { HttpError, SessionExpiredError } from "./errors.js";
+import { discardBody, type ResponseBodyReader, readBoundedText, readEventStream } from "./body-reader.js";
+import { HttpError, ResponseTooLargeError, SessionExpiredError } from "./errors.js";
 import { ACCEPTS_LIGHT_SIGNAL, LightSignal } from "./internal/light-signal.js";
 import { networkError } from "./internal/network-error.js";
+import { cutStream } from "./internal/response-cap.js";
 import { cursorParser, type SseCursor, settleCursor } from "./internal/sse-read.js";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./limits.js";
 import type { SseEvent } from "./sse-parser.js";
 
 /** Reconnection of SSE streams (legacy GET stream, resumption of a broken POST stream). */
@@ -69,6 +71,13 @@ export interface StreamableHttpClientTransportOptions {
   onError?: (error: Error) => void;
   /** Bound on the DELETE sent on close, in ms. Default 3000. */
   closeTimeout?: number;
+  /**
+   * The most one response body (JSON or error) or one SSE event may hold, in bytes (an SSE event is
+   * measured in decoded characters, its bytes for JSON text). Past it the stream is cut and the call
+   * fails with `ResponseTooLargeError` naming the cap; a cut stream is not resumed. Default
+   * `DEFAULT_MAX_RESPONSE_BYTES` (16 MiB). With `createNodeFetch`, raise its `maxBodyBytes` too.
+   */
+  maxResponseBytes?: number;
 }
 
 /** The Streamable HTTP client transport, with the session state it keeps. */
@@ -108,9 +117,14 @@ function readErrorObject(value: unknown): { id: unknown; error: JsonRpcErrorObje
   return { id: v.id, error: error as JsonRpcErrorObject };
 }
 
-async function boundedText(response: Response): Promise<string> {
+/** An error body, of which at most 64 KiB is kept (and no more than `maxBytes` is read). */
+async function errorText(
+  response: Response,
+  maxBytes: number,
+  reader: ResponseBodyReader | undefined,
+): Promise<string> {
   try {
-    const text = await response.text();
+    const text = await readBoundedText(response, maxBytes, reader);
     return text.length > MAX_ERROR_BODY ? text.slice(0, MAX_ERROR_BODY) : text;
   } catch {
     return "";
@@ -153,6 +167,7 @@ export function createStreamableHttpClientTransport(
   };
   const onError = options.onError ?? (() => {});
   const closeTimeout = options.closeTimeout ?? 3000;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   // Mutable session state, learnt from what comes down with the sends (the client negotiates the era).
   let protocolVersion = options.protocolVersion;
   let era: "legacy" | "modern" =
@@ -223,6 +238,8 @@ export function createStreamableHttpClientTransport(
       return await doFetch(url, init);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
+      // createNodeFetch cuts a body past its own cap: that error says so already.
+      if (error instanceof ResponseTooLargeError) throw error;
       throw networkError(method, url, error);
     }
   }
@@ -358,9 +375,11 @@ export function createStreamableHttpClientTransport(
       }
       if (deliverReply(value, request)) answered = true;
     };
-    const parser = cursorParser(cursor, onEvent);
+    const parser = cursorParser(cursor, onEvent, maxResponseBytes);
     try {
       await readEventStream(response, parser, signal, bodyReader);
+    } catch (error) {
+      throw cutStream(error, url);
     } finally {
       settleCursor(cursor, parser);
     }
@@ -403,9 +422,10 @@ export function createStreamableHttpClientTransport(
       const before = cursor.lastEventId;
       try {
         if (await consume(response, cursor, request, signal)) return;
-      } catch {
-        // A broken resumed stream is one more attempt, unless the request was given up.
+      } catch (error) {
+        // A broken resumed stream is one more attempt, unless the request was given up or it was cut.
         if (signal.aborted) throw signal.reason;
+        if (error instanceof ResponseTooLargeError) throw error;
       }
       // Progress (a new event id) resets the count: only streams that end with nothing new use up retries.
       failures = cursor.lastEventId === before ? failures + 1 : 0;
@@ -451,8 +471,10 @@ export function createStreamableHttpClientTransport(
         const before = cursor.lastEventId;
         try {
           await consume(response, cursor, undefined, signal);
-        } catch {
+        } catch (error) {
           if (signal.aborted) return;
+          // A cut stream is not reopened: resuming would replay the same event.
+          if (error instanceof ResponseTooLargeError) throw error;
         }
         failures = cursor.lastEventId === before ? failures + 1 : 0;
         if (failures > reconnect.maxRetries) {
@@ -518,7 +540,7 @@ export function createStreamableHttpClientTransport(
         throw expire();
       }
       if (!response.ok) {
-        const text = await boundedText(response);
+        const text = await errorText(response, maxResponseBytes, bodyReader);
         let parsed: ReturnType<typeof readErrorObject>;
         try {
           parsed = readErrorObject(JSON.parse(text));
@@ -554,6 +576,7 @@ export function createStreamableHttpClientTransport(
           answered = await consume(response, cursor, req, signal);
         } catch (error) {
           if (signal.aborted) throw signal.reason;
+          if (error instanceof ResponseTooLargeError) throw error;
           if (era !== "legacy") {
             throw new TransportError(`The response stream of request ${String(req.id)} broke`, {
               cause: error,
@@ -564,7 +587,7 @@ export function createStreamableHttpClientTransport(
         return;
       }
       if (contentType.includes("application/json")) {
-        const text = await response.text();
+        const text = await readBoundedText(response, maxResponseBytes, bodyReader, url);
         let value: unknown;
         try {
           value = JSON.parse(text);

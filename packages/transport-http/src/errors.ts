@@ -60,3 +60,28 @@ export class SessionExpiredError extends TransportError {
     this.sessionId = sessionId;
   }
 }
+
+/**
+ * A response body or one SSE event passed the client's cap (`maxResponseBytes`, 16 MiB by default): the
+ * transport cut the stream instead of holding more, and the call fails with this error. Local; never
+ * crosses the wire. A stream cut this way is not resumed (the same event would come again).
+ */
+export class ResponseTooLargeError extends TransportError {
+  override name = "ResponseTooLargeError";
+  /** What passed the cap: a whole response body, or one SSE event. */
+  readonly part: "body" | "event";
+  /** The cap that was passed, in bytes (an SSE event: in decoded characters, see `maxResponseBytes`). */
+  readonly limit: number;
+  /** The URL that answered, when known. */
+  readonly url: string | undefined;
+
+  constructor(part: "body" | "event", limit: number, url?: URL | string) {
+    const what = part === "body" ? "The response body" : "An SSE event";
+    super(
+      `${what}${url === undefined ? "" : ` from ${String(url)}`} passed the cap of ${limit} bytes (maxResponseBytes); the stream was cut`,
+    );
+    this.part = part;
+    this.limit = limit;
+    this.url = url === undefined ? undefined : String(url);
+  }
+}

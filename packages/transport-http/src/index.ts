@@ -5,7 +5,7 @@ export {
   type StreamableHttpClientTransport,
   type StreamableHttpClientTransportOptions,
 } from "./client.js";
-export { HttpError, SessionExpiredError } from "./errors.js";
+export { HttpError, ResponseTooLargeError, SessionExpiredError } from "./errors.js";
 export {
   createInMemoryEventStore,
   type EventStore,
@@ -23,6 +23,7 @@ export {
   DEFAULT_HANDSHAKE_TIMEOUT,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
   DEFAULT_MAX_CONCURRENT_REQUESTS_PER_SESSION,
+  DEFAULT_MAX_RESPONSE_BYTES,
   DEFAULT_MAX_SSE_BUFFER_BYTES,
   type HttpLimitEvent,
   type HttpLimitName,

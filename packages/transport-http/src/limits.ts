@@ -41,6 +41,11 @@ export const DEFAULT_MAX_SSE_BUFFER_BYTES = 4 * 1024 * 1024;
  * once; a session left in the middle of its handshake is someone else's probe or a crashed client.
  */
 export const DEFAULT_HANDSHAKE_TIMEOUT = 30_000;
+/**
+ * Default most bytes a client transport takes in one HTTP response body or one SSE event: 16 MiB, the
+ * stdio frame cap. Past it the stream is cut and the call fails with `ResponseTooLargeError`.
+ */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
 /** Seconds a client is told to wait (`Retry-After`) after a 429 or 503 for load. */
 export const RETRY_AFTER_SECONDS = 1;
 

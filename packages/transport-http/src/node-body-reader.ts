@@ -1,5 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { ResponseBodyReader } from "./body-reader.js";
+import { ResponseTooLargeError } from "./errors.js";
 import { NodeResponse } from "./node-fetch.js";
 import type { SseParser } from "./sse-parser.js";
 
@@ -113,5 +114,21 @@ export const nodeBodyReader: ResponseBodyReader = {
   discard(response) {
     const light: unknown = response;
     return light instanceof NodeResponse && light.releaseBody();
+  },
+  readText(response, maxBytes) {
+    const light: unknown = response;
+    if (
+      !(light instanceof NodeResponse) ||
+      response.headers.get("content-type")?.includes("text/event-stream")
+    )
+      return undefined;
+    // createNodeFetch buffered the body already (within its own maxBodyBytes): only its size is checked.
+    return light.text().then((text) => {
+      // UTF-8 takes at most 3 bytes per UTF-16 unit: only a text near the cap is measured.
+      if (text.length > maxBytes || (text.length * 3 > maxBytes && Buffer.byteLength(text) > maxBytes)) {
+        throw new ResponseTooLargeError("body", maxBytes, response.url);
+      }
+      return text;
+    });
   },
 };

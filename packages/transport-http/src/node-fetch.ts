@@ -7,7 +7,9 @@ import {
 import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 import { urlToHttpOptions } from "node:url";
+import { ResponseTooLargeError } from "./errors.js";
 import { ACCEPTS_LIGHT_SIGNAL, LightSignal, toAbortSignal } from "./internal/light-signal.js";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./limits.js";
 
 /** A `fetch`-shaped function, as the client transports take it. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -26,6 +28,12 @@ export interface NodeFetchOptions {
   httpsAgent?: HttpsAgent;
   /** Sockets per origin for the default agents. Default 64. */
   maxSockets?: number;
+  /**
+   * The most bytes of a plain (non-SSE) body this fetch buffers; past it the exchange is cut and the fetch
+   * rejects with `ResponseTooLargeError`. Default `DEFAULT_MAX_RESPONSE_BYTES` (16 MiB), the client
+   * transports' own default cap; raise both together.
+   */
+  maxBodyBytes?: number;
 }
 
 const REDIRECTS = new Set([301, 302, 303, 307, 308]);
@@ -267,6 +275,7 @@ function readyPrototypes(): void {
  */
 export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
   const maxSockets = options.maxSockets ?? 64;
+  const maxBodyBytes = options.maxBodyBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const httpAgent = options.httpAgent ?? new HttpAgent({ keepAlive: true, maxSockets });
   const httpsAgent = options.httpsAgent ?? new HttpsAgent({ keepAlive: true, maxSockets });
 
@@ -365,7 +374,23 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
           return;
         }
         const chunks: Buffer[] = [];
-        res.on("data", (chunk: Buffer) => chunks.push(chunk));
+        let received = 0;
+        const tooLarge = () => {
+          res.destroy();
+          done();
+          if (settled) return;
+          settled = true;
+          reject(new ResponseTooLargeError("body", maxBodyBytes, href));
+        };
+        if (Number(res.headers["content-length"]) > maxBodyBytes) {
+          tooLarge();
+          return;
+        }
+        res.on("data", (chunk: Buffer) => {
+          received += chunk.length;
+          if (received > maxBodyBytes) tooLarge();
+          else chunks.push(chunk);
+        });
         res.once("error", fail);
         res.once("end", () => {
           done();

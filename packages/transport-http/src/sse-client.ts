@@ -7,9 +7,11 @@ import {
   type TransportSink,
   type TransportTraits,
 } from "@mcpkit/jsonrpc";
-import { discardBody, type ResponseBodyReader, readEventStream } from "./body-reader.js";
-import { HttpError } from "./errors.js";
+import { discardBody, type ResponseBodyReader, readBoundedText, readEventStream } from "./body-reader.js";
+import { HttpError, ResponseTooLargeError } from "./errors.js";
 import { networkError } from "./internal/network-error.js";
+import { cutStream } from "./internal/response-cap.js";
+import { DEFAULT_MAX_RESPONSE_BYTES } from "./limits.js";
 import { createSseParser } from "./sse-parser.js";
 
 /** Options of {@link createSseClientTransport}. */
@@ -23,6 +25,12 @@ export interface SseClientTransportOptions {
   bodyReader?: ResponseBodyReader;
   /** How long `start()` waits for the `endpoint` event, in ms. Default 10 000. */
   endpointTimeout?: number;
+  /**
+   * The most one SSE event or one POST response body may hold (see
+   * `StreamableHttpClientTransportOptions.maxResponseBytes`); past it the stream is cut and the transport
+   * closes with `ResponseTooLargeError`. Default `DEFAULT_MAX_RESPONSE_BYTES` (16 MiB).
+   */
+  maxResponseBytes?: number;
 }
 
 /** The 2024-11-05 HTTP+SSE client transport. */
@@ -43,6 +51,7 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
   const url = new URL(options.url);
   const doFetch = options.fetch ?? ((input, init) => fetch(input, init));
   const endpointTimeout = options.endpointTimeout ?? 10_000;
+  const maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
   const lifetime = new AbortController();
   const traits: TransportTraits = { perRequestStream: false };
   let sink: TransportSink | undefined;
@@ -91,6 +100,7 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
         throw new HttpError(response.status, response.statusText, "", undefined, url);
       }
       const parser = createSseParser({
+        maxEventSize: maxResponseBytes,
         onEvent(event) {
           if (event.type === "endpoint") {
             if (endpoint) return;
@@ -127,8 +137,13 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
           void close(new ConnectionClosedError("The server ended the SSE stream"));
         },
         (error: unknown) => {
-          failed(new TransportError("The SSE stream failed", { cause: error }));
-          if (!closed) void close(new TransportError("The SSE stream failed", { cause: error }));
+          const cut = cutStream(error, url);
+          const why =
+            cut instanceof ResponseTooLargeError
+              ? cut
+              : new TransportError("The SSE stream failed", { cause: error });
+          failed(why);
+          if (!closed) void close(why);
         },
       );
       // Every wait is bounded: a server that never announces its endpoint fails start().
@@ -160,10 +175,13 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
         });
       } catch (error) {
         if (closed) throw new ConnectionClosedError("The SSE transport is closed");
+        if (error instanceof ResponseTooLargeError) throw error;
         throw networkError("POST", endpoint, error);
       }
       // The answer arrives on the SSE stream; the POST body is only read to free the connection.
-      const text = await response.text().catch(() => "");
+      const text = await readBoundedText(response, maxResponseBytes, options.bodyReader, endpoint).catch(
+        () => "",
+      );
       if (!response.ok)
         throw new HttpError(
           response.status,

@@ -1,3 +1,5 @@
+import { ResponseTooLargeError } from "./errors.js";
+
 /** One dispatched Server-Sent Event. */
 export interface SseEvent {
   /** The `event:` field; `"message"` when the event named none. */
@@ -19,6 +21,12 @@ export interface SseParserOptions {
   onRetry?(milliseconds: number): void;
   /** A comment line (`: text`), without the colon and one leading space; keep-alives arrive here. */
   onComment?(text: string): void;
+  /**
+   * The most an event (its lines so far, or any one line) may hold, in decoded characters (UTF-16 code
+   * units; for JSON text, its bytes). Past it `push` throws `ResponseTooLargeError` (part `"event"`) and
+   * the parser holds nothing more. Read once, at creation. Default: no cap.
+   */
+  readonly maxEventSize?: number | undefined;
 }
 
 /** An incremental SSE parser: feed it the stream in any cuts, in order. */
@@ -26,7 +34,8 @@ export interface SseParser {
   /**
    * Feeds the next piece of the stream: text, or bytes (UTF-8, decoded by the parser's own streaming
    * decoder, so a character may be cut anywhere). Use one kind per stream. Cuts may fall anywhere, even
-   * between `\r` and `\n`; a whole body pushed at once is parsed in one linear scan.
+   * between `\r` and `\n`; a whole body pushed at once is parsed in one linear scan. Throws
+   * `ResponseTooLargeError` when an event passes `maxEventSize`.
    */
   push(chunk: string | Uint8Array): void;
   /**
@@ -51,8 +60,11 @@ class EventStreamParser implements SseParser {
   private hasData = false;
   private type = "";
   private decoder: TextDecoder | undefined = undefined;
+  private readonly max: number;
 
-  constructor(private readonly sink: SseParserOptions) {}
+  constructor(private readonly sink: SseParserOptions) {
+    this.max = sink.maxEventSize ?? Number.POSITIVE_INFINITY;
+  }
 
   push(chunk: string | Uint8Array): void {
     if (typeof chunk === "string") this.scan(chunk);
@@ -101,7 +113,16 @@ class EventStreamParser implements SseParser {
       }
       start = i + 1;
     }
-    if (start < n) this.buffer += start === 0 ? text : text.slice(start);
+    if (start < n) {
+      this.buffer += start === 0 ? text : text.slice(start);
+      if (this.buffer.length + this.data.length > this.max) this.overflow();
+    }
+  }
+
+  /** An event passed the cap: what it held is dropped and the stream is refused. */
+  private overflow(): never {
+    this.end();
+    throw new ResponseTooLargeError("event", this.max);
   }
 
   /** The line `text[start, end)`, read in place (no copy of the line itself). */
@@ -110,6 +131,7 @@ class EventStreamParser implements SseParser {
       this.dispatch();
       return;
     }
+    if (end - start > this.max) this.overflow();
     const sink = this.sink;
     if (text.charCodeAt(start) === 58) {
       if (sink.onComment) {
@@ -140,6 +162,7 @@ class EventStreamParser implements SseParser {
       case "data":
         this.data = this.hasData ? `${this.data}\n${value}` : value;
         this.hasData = true;
+        if (this.data.length > this.max) this.overflow();
         return;
       case "event":
         this.type = value;

@@ -12,6 +12,7 @@ class CursorSink {
   constructor(
     private readonly cursor: SseCursor,
     private readonly deliver: (event: SseEvent) => void,
+    readonly maxEventSize: number | undefined,
   ) {}
 
   onEvent(event: SseEvent): void {
@@ -24,9 +25,16 @@ class CursorSink {
   }
 }
 
-/** An SSE parser that keeps `cursor` (last event id, retry) up to date as events pass to `onEvent`. */
-export function cursorParser(cursor: SseCursor, onEvent: (event: SseEvent) => void): SseParser {
-  return createSseParser(new CursorSink(cursor, onEvent));
+/**
+ * An SSE parser that keeps `cursor` (last event id, retry) up to date as events pass to `onEvent`, and
+ * refuses an event past `maxEventSize` (see `SseParserOptions.maxEventSize`).
+ */
+export function cursorParser(
+  cursor: SseCursor,
+  onEvent: (event: SseEvent) => void,
+  maxEventSize?: number,
+): SseParser {
+  return createSseParser(new CursorSink(cursor, onEvent, maxEventSize));
 }
 
 /**
