@@ -13,6 +13,8 @@ it("exports exactly the public surface", () => {
       "createMemoryResponseCache",
       "createSkillsClient",
       "fromWireToolResult",
+      "toolUiResourceUri",
+      "toolVisibility",
       "withRequestConfig",
     ]
   `);

@@ -43,4 +43,10 @@ export type { StandardSchemaIssue, StandardSchemaV1 } from "./standard-schema.js
 export type { Subscription, SubscriptionNotification } from "./subscription.js";
 export type { OutputValidation, ToolCallOptions, ToolTaskHandle } from "./tool-call.js";
 export { fromWireToolResult, type ToolResult } from "./tool-result.js";
+export {
+  type ToolVisibility,
+  type ToolWithMeta,
+  toolUiResourceUri,
+  toolVisibility,
+} from "./tool-ui.js";
 export type { TransportChoices, TransportFactory, TransportSource } from "./transport-source.js";

@@ -161,7 +161,8 @@ export async function startSession(inner: Transport, hooks: SessionHooks): Promi
 
 /**
  * The capabilities the client declares in `era` at `version`: the app's own, plus what its handlers
- * imply, plus the tasks extension when asked for (modern only; the legacy era has no `extensions`).
+ * imply, plus the tasks extension when asked for (modern only). The app's own `extensions` (MCP Apps'
+ * `io.modelcontextprotocol/ui`, ...) are declared in both eras: 2025-11-25 hosts send them too.
  */
 export function declaredCapabilities(
   settings: ClientSettings,
@@ -178,6 +179,5 @@ export function declaredCapabilities(
   if (handlers.sampling && !caps.sampling) caps.sampling = {};
   if (handlers.roots && !caps.roots) caps.roots = {};
   if (era === "modern" && options.tasks) caps.extensions = { ...caps.extensions, [TASKS_EXTENSION_ID]: {} };
-  if (era === "legacy") delete caps.extensions;
   return caps;
 }
