@@ -5,7 +5,9 @@ describe("toolUiResourceUri", () => {
   it("reads _meta.ui.resourceUri, then the deprecated flat key, and only ui:// URIs", () => {
     expect(toolUiResourceUri({ _meta: { ui: { resourceUri: "ui://a/view" } } })).toBe("ui://a/view");
     expect(toolUiResourceUri({ _meta: { "ui/resourceUri": "ui://a/flat" } })).toBe("ui://a/flat");
-    expect(toolUiResourceUri({ _meta: { ui: { resourceUri: "https://evil.example/view" } } })).toBeUndefined();
+    expect(
+      toolUiResourceUri({ _meta: { ui: { resourceUri: "https://evil.example/view" } } }),
+    ).toBeUndefined();
     expect(toolUiResourceUri({})).toBeUndefined();
   });
 });
