@@ -1,5 +1,6 @@
 import type { Ajv, ValidateFunction } from "ajv";
 import type { Ajv2020 } from "ajv/dist/2020.js";
+import { loadPatternEngine, type PatternEngine } from "./bounded-pattern.js";
 import type { Dialect } from "./dialect.js";
 import type { JsonSchemaError } from "./schema-error.js";
 import { type CompiledJsonSchema, type JsonSchemaVerdict, VALID } from "./validator.js";
@@ -15,11 +16,23 @@ export class AjvFallback {
   private ajv2020: Promise<Ajv2020> | undefined;
   private ajv07: Promise<Ajv> | undefined;
 
+  /** `nativePatterns`: ajv's own `new RegExp` for `pattern`/`patternProperties`, else the linear-time engine. */
+  constructor(private readonly nativePatterns = false) {}
+
   private instance(dialect: Dialect): Promise<Ajv2020 | Ajv> {
     if (dialect === "draft-07") {
-      return (this.ajv07 ??= import("ajv").then((ajv) => new ajv.Ajv(AJV_OPTIONS)));
+      return (this.ajv07 ??= Promise.all([import("ajv"), this.options()]).then(
+        ([ajv, options]) => new ajv.Ajv(options),
+      ));
     }
-    return (this.ajv2020 ??= import("ajv/dist/2020.js").then((ajv) => new ajv.Ajv2020(AJV_OPTIONS)));
+    return (this.ajv2020 ??= Promise.all([import("ajv/dist/2020.js"), this.options()]).then(
+      ([ajv, options]) => new ajv.Ajv2020(options),
+    ));
+  }
+
+  private async options(): Promise<typeof AJV_OPTIONS & { code?: { regExp: AjvRegExp } }> {
+    if (this.nativePatterns) return AJV_OPTIONS;
+    return { ...AJV_OPTIONS, code: { regExp: ajvRegExp(await loadPatternEngine()) } };
   }
 
   /**
@@ -59,6 +72,14 @@ export class AjvFallback {
       validate: (value) => (compiled ? verdict(compiled, value) : ready.then((v) => verdict(v, value))),
     };
   }
+}
+
+type AjvRegExp = ((pattern: string, flags: string) => { test(text: string): boolean }) & { code: string };
+
+/** ajv's `code.regExp` hook on the linear-time engine; a refusal throws, so the schema does not compile. */
+function ajvRegExp(engine: PatternEngine): AjvRegExp {
+  // `code` names the engine in ajv's standalone output only, which mcpkit never generates.
+  return Object.assign((pattern: string) => engine(pattern), { code: "boundedPattern" });
 }
 
 function verdict(validate: ValidateFunction, value: unknown): JsonSchemaVerdict {

@@ -1,5 +1,6 @@
 import type { JsonSchema } from "../types/tools.js";
 import { AjvFallback } from "./ajv-fallback.js";
+import { SchemaPatterns } from "./bounded-pattern.js";
 import { canGenerateCode } from "./code-generation.js";
 import { type Dialect, dialectOf, isMetaIdAsAjvKnowsIt } from "./dialect.js";
 import { EvalFreeFallback } from "./eval-free-fallback.js";
@@ -21,6 +22,13 @@ export interface JsonSchemaValidatorOptions {
    * 'unsafe-eval'), ajv everywhere else. Set it only to force one engine (tests, a policy of your own).
    */
   evalFree?: boolean;
+  /**
+   * Run `pattern`s (and ajv's `patternProperties`) with the native, backtracking `RegExp` instead of the
+   * linear-time engine. Default `false`. Only for schemas and values the app trusts: with native patterns a
+   * schema such as `{ pattern: "^(a+)+$" }` can block the event loop for seconds on a short string. It
+   * also admits lookaround and backreferences, which the linear-time engine refuses.
+   */
+  nativePatterns?: boolean;
 }
 
 /**
@@ -52,7 +60,7 @@ export interface JsonSchemaValidatorOptions {
  * nothing until a schema needs ajv.
  */
 export function createJsonSchemaValidator(options: JsonSchemaValidatorOptions = {}): JsonSchemaValidator {
-  return new DefaultJsonSchemaValidator(options.evalFree);
+  return new DefaultJsonSchemaValidator(options.evalFree, options.nativePatterns === true);
 }
 
 class DefaultJsonSchemaValidator implements JsonSchemaValidator {
@@ -60,12 +68,15 @@ class DefaultJsonSchemaValidator implements JsonSchemaValidator {
   /** The `$id`s of the schemas handed to each ajv so far (ajv keeps them, so later `$ref`s may use them). */
   private readonly ids: Record<Dialect, Set<string>> = { "2020-12": new Set(), "draft-07": new Set() };
 
-  constructor(private readonly evalFree: boolean | undefined) {}
+  constructor(
+    private readonly evalFree: boolean | undefined,
+    private readonly nativePatterns: boolean,
+  ) {}
 
   /** The engine for schemas outside the subset, chosen on the first one (the probe costs one `new Function`). */
   private get rest(): AjvFallback | EvalFreeFallback {
     return (this.fallback ??=
-      (this.evalFree ?? !canGenerateCode()) ? new EvalFreeFallback() : new AjvFallback());
+      (this.evalFree ?? !canGenerateCode()) ? new EvalFreeFallback() : new AjvFallback(this.nativePatterns));
   }
 
   compile(schema: JsonSchema | boolean): CompiledJsonSchema {
@@ -78,8 +89,9 @@ class DefaultJsonSchemaValidator implements JsonSchemaValidator {
     if (!isMetaIdAsAjvKnowsIt(schema.$schema, dialect)) {
       throw doesNotCompile(`no schema with key or ref "${String(schema.$schema)}"`);
     }
-    const subset = analyzeSubset(schema);
-    if (subset.kind === "subset") return compiledSubset(subset.validate);
+    const patterns = new SchemaPatterns(this.nativePatterns);
+    const subset = analyzeSubset(schema, patterns.tester);
+    if (subset.kind === "subset") return compiledSubset(subset.validate, patterns.ready());
     if (subset.kind === "invalid") throw doesNotCompile(subset.reason);
     const ref = unresolvableRef(schema, this.ids[dialect]);
     if (ref !== undefined) {
@@ -91,13 +103,22 @@ class DefaultJsonSchemaValidator implements JsonSchemaValidator {
   }
 }
 
-function compiledSubset(validate: SubsetValidator): CompiledJsonSchema {
-  return {
-    validate(value): JsonSchemaVerdict {
-      const errors = validate(value);
-      return errors === null ? VALID : { ok: false, errors };
-    },
+/** A subset validator; while its patterns wait for the engine (`ready`), `validate` returns a Promise. */
+function compiledSubset(validate: SubsetValidator, ready: Promise<void> | undefined): CompiledJsonSchema {
+  const verdict = (value: unknown): JsonSchemaVerdict => {
+    const errors = validate(value);
+    return errors === null ? VALID : { ok: false, errors };
   };
+  if (!ready) return { validate: verdict };
+  let settled = false;
+  // Handled here so that a schema that is never used cannot make an unhandled rejection.
+  ready.then(
+    () => {
+      settled = true;
+    },
+    () => {},
+  );
+  return { validate: (value) => (settled ? verdict(value) : ready.then(() => verdict(value))) };
 }
 
 function doesNotCompile(detail: string): TypeError {

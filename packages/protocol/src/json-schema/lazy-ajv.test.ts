@@ -95,6 +95,20 @@ describe("importing the built package", () => {
     });
   });
 
+  // A backtracking engine needs some 2^40 steps for this pattern on this value: the child would still be
+  // matching when the 20 s bound kills it. The linear-time engine answers, in both engines' paths.
+  it("[issue-25.4] a hostile pattern ^(a+)+$ on a 41-character value gets its verdict, in the subset and in ajv", async () => {
+    const hostile = { type: "object", properties: { v: { type: "string", pattern: "^(a+)+$" } } };
+    const viaAjv = { ...hostile, anyOf: [{ required: ["v"] }] };
+    const values = [{ v: `${"a".repeat(40)}!` }, { v: "aaa" }];
+    for (const schema of [hostile, viaAjv]) {
+      expect(await runChild(schema, values)).toMatchObject({
+        verdicts: [false, true],
+        errors: [["/v pattern"]],
+      });
+    }
+  });
+
   // Node's --disallow-code-generation-from-strings refuses `new Function` as workerd does: the validator
   // must notice by itself and never load ajv, and still judge every keyword.
   it("[runtimes:eval-free] where code generation is refused, judges a schema outside the subset without ajv", async () => {

@@ -23,6 +23,13 @@ export type SubsetAnalysis =
 
 type Check = (data: unknown, path: string, errors: JsonSchemaError[]) => void;
 
+/**
+ * Makes the test for one `pattern` (a valid `u`-mode ECMAScript regular expression): the engine is the
+ * caller's choice (the default validator's is linear-time). Throws an Error, whose message says why, to
+ * refuse the pattern: the schema is then `invalid`.
+ */
+export type PatternTester = (pattern: string) => (text: string) => boolean;
+
 const TYPES = new Set(["string", "number", "integer", "boolean", "null", "object", "array"]);
 const STRING_ANNOTATIONS = new Set(["title", "description", "$comment", "format"]);
 const BOOLEAN_ANNOTATIONS = new Set(["deprecated", "readOnly", "writeOnly"]);
@@ -45,9 +52,9 @@ const invalid = (path: string, what: string): never => {
  * meta-schema rejects for a keyword of the subset (a `type` that names no type, a negative `minLength`, an
  * invalid `pattern`…) is `invalid`: ajv would fail to compile the schema too.
  */
-export function analyzeSubset(schema: Record<string, unknown>): SubsetAnalysis {
+export function analyzeSubset(schema: Record<string, unknown>, pattern: PatternTester): SubsetAnalysis {
   try {
-    const check = compileNode(schema, "#", true);
+    const check = compileNode(schema, "#", true, pattern);
     return { kind: "subset", validate: check ? run(check) : () => null };
   } catch (error) {
     if (error instanceof Leave) {
@@ -66,14 +73,19 @@ function run(check: Check): SubsetValidator {
 }
 
 /** A subschema: `true` or an object of the subset. `null` when it can never fail. */
-function compileSub(schema: unknown, schemaPath: string): Check | null {
+function compileSub(schema: unknown, schemaPath: string, pt: PatternTester): Check | null {
   if (schema === true) return null;
-  if (isPlainObject(schema)) return compileNode(schema, schemaPath, false);
+  if (isPlainObject(schema)) return compileNode(schema, schemaPath, false, pt);
   if (schema === false) return outside();
   return invalid(schemaPath, "a subschema must be an object or a boolean");
 }
 
-function compileNode(schema: Record<string, unknown>, sp: string, root: boolean): Check | null {
+function compileNode(
+  schema: Record<string, unknown>,
+  sp: string,
+  root: boolean,
+  pt: PatternTester,
+): Check | null {
   for (const key of Object.keys(schema)) {
     const value = schema[key];
     if (value === undefined) outside();
@@ -112,7 +124,7 @@ function compileNode(schema: Record<string, unknown>, sp: string, root: boolean)
   }
   if (schema.pattern !== undefined) {
     used.string = true;
-    groups.string.push(patternCheck(schema.pattern, sp));
+    groups.string.push(patternCheck(schema.pattern, sp, pt));
   }
   for (const keyword of ["maxItems", "minItems"] as const) {
     if (schema[keyword] === undefined) continue;
@@ -122,7 +134,7 @@ function compileNode(schema: Record<string, unknown>, sp: string, root: boolean)
   if (schema.items !== undefined) {
     used.array = true;
     if (Array.isArray(schema.items)) outside();
-    const items = compileSub(schema.items, `${sp}/items`);
+    const items = compileSub(schema.items, `${sp}/items`, pt);
     if (items) groups.array.push(itemsCheck(items));
   }
   if (schema.required !== undefined) {
@@ -139,12 +151,12 @@ function compileNode(schema: Record<string, unknown>, sp: string, root: boolean)
   }
   if (schema.additionalProperties !== undefined) {
     used.object = true;
-    const additional = additionalCheck(schema.additionalProperties, properties, sp);
+    const additional = additionalCheck(schema.additionalProperties, properties, sp, pt);
     if (additional) groups.object.push(additional);
   }
   if (properties) {
     used.object = true;
-    const props = propertiesCheck(properties, sp);
+    const props = propertiesCheck(properties, sp, pt);
     if (props) groups.object.push(props);
   }
 
@@ -368,18 +380,23 @@ function codePoints(text: string): number {
   return length;
 }
 
-function patternCheck(pattern: unknown, sp: string): Check {
+function patternCheck(pattern: unknown, sp: string, pt: PatternTester): Check {
   if (typeof pattern !== "string") return invalid(sp, `"pattern" must be a string`);
-  let regExp: RegExp;
+  let test: (text: string) => boolean;
   try {
-    regExp = new RegExp(pattern, "u");
+    new RegExp(pattern, "u");
   } catch (error) {
     return invalid(sp, `"pattern" is not a valid regular expression (${(error as Error).message})`);
+  }
+  try {
+    test = pt(pattern);
+  } catch (error) {
+    return invalid(sp, (error as Error).message);
   }
   const schemaPath = `${sp}/pattern`;
   const message = `must match pattern "${pattern}"`;
   return (data, path, errors) => {
-    if (!regExp.test(data as string)) {
+    if (!test(data as string)) {
       errors.push({ instancePath: path, schemaPath, keyword: "pattern", params: { pattern }, message });
     }
   };
@@ -433,6 +450,7 @@ function additionalCheck(
   additional: unknown,
   properties: Record<string, unknown> | undefined,
   sp: string,
+  pt: PatternTester,
 ): Check | null {
   const declared = new Set(properties ? Object.keys(properties) : []);
   const schemaPath = `${sp}/additionalProperties`;
@@ -447,7 +465,7 @@ function additionalCheck(
       }
     };
   }
-  const check = compileSub(additional, schemaPath);
+  const check = compileSub(additional, schemaPath, pt);
   if (!check) return null;
   return (data, path, errors) => {
     const object = data as Record<string, unknown>;
@@ -457,10 +475,10 @@ function additionalCheck(
   };
 }
 
-function propertiesCheck(properties: Record<string, unknown>, sp: string): Check | null {
+function propertiesCheck(properties: Record<string, unknown>, sp: string, pt: PatternTester): Check | null {
   const entries: Array<{ name: string; segment: string; check: Check }> = [];
   for (const name of Object.keys(properties)) {
-    const check = compileSub(properties[name], `${sp}/properties/${encodeURIComponent(pointer(name))}`);
+    const check = compileSub(properties[name], `${sp}/properties/${encodeURIComponent(pointer(name))}`, pt);
     if (check) entries.push({ name, segment: `/${pointer(name)}`, check });
   }
   if (entries.length === 0) return null;
