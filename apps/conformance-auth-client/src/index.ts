@@ -4,7 +4,12 @@
 // MCP_CONFORMANCE_CONTEXT in the environment. It authorizes with @mcpkit/auth over the Streamable HTTP
 // client transport, then lists tools and calls `test-tool`. Exit code 0 on success, 1 on any failure
 // (the negative scenarios expect the client to refuse).
-import { createOAuthProvider, type OAuthProviderOptions, withAuth } from "@mcpkit/auth";
+import {
+  type ClientCredentials,
+  createOAuthProvider,
+  type OAuthProviderOptions,
+  withAuth,
+} from "@mcpkit/auth";
 import { createPeer } from "@mcpkit/jsonrpc";
 import { isModernVersion, LATEST_LEGACY_PROTOCOL_VERSION, MetaKey } from "@mcpkit/protocol";
 import { createStreamableHttpClientTransport } from "@mcpkit/transport-http";
@@ -15,6 +20,8 @@ const REDIRECT_URI = "http://localhost:3000/callback";
 const CLIENT_INFO = { name: "mcpkit-conformance-auth-client", version: "0.0.0" };
 
 interface Context {
+  /** The authorization server the suite pre-registered `client_id` with, when it says. */
+  issuer?: string;
   client_id?: string;
   client_secret?: string;
   private_key_pem?: string;
@@ -38,29 +45,39 @@ async function headlessRedirect(authorizationUrl: URL): Promise<string> {
   return new URL(location, authorizationUrl).href;
 }
 
+/**
+ * The suite's credentials are tied to its authorization server: the one it names in the context, else
+ * (the machine-grant scenarios name none) whichever loopback server the suite's MCP server points to.
+ */
+function boundTo(context: Context, client: ClientCredentials): NonNullable<OAuthProviderOptions["client"]> {
+  if (context.issuer) return { ...client, issuer: context.issuer };
+  return (issuer) =>
+    /^http:\/\/(localhost|127\.0\.0\.1)[:/]/.test(issuer) ? { ...client, issuer } : undefined;
+}
+
 function providerOptions(serverUrl: string, scenario: string, context: Context): OAuthProviderOptions {
   const base: OAuthProviderOptions = { serverUrl, dpop: true };
   if (scenario === "auth/client-credentials-jwt") {
     return {
       ...base,
       grant: "client_credentials",
-      client: {
+      client: boundTo(context, {
         clientId: context.client_id ?? "",
         privateKey: context.private_key_pem ?? "",
         signingAlgorithm: (context.signing_algorithm ?? "ES256") as "ES256",
         tokenEndpointAuthMethod: "private_key_jwt",
-      },
+      }),
     };
   }
   if (scenario === "auth/client-credentials-basic") {
     return {
       ...base,
       grant: "client_credentials",
-      client: {
+      client: boundTo(context, {
         clientId: context.client_id ?? "",
         clientSecret: context.client_secret ?? "",
         tokenEndpointAuthMethod: "client_secret_basic",
-      },
+      }),
     };
   }
   if (scenario === "auth/enterprise-managed-authorization") {
@@ -76,18 +93,18 @@ function providerOptions(serverUrl: string, scenario: string, context: Context):
           client: { clientId: context.idp_client_id ?? "" },
         },
       },
-      client: {
+      client: boundTo(context, {
         clientId: context.client_id ?? "",
         clientSecret: context.client_secret ?? "",
         tokenEndpointAuthMethod: "client_secret_basic",
-      },
+      }),
     };
   }
   if (scenario === "auth/wif-jwt-bearer") {
     return {
       ...base,
       grant: { type: "jwt_bearer", assertion: context.valid_jwt ?? "" },
-      client: { clientId: context.client_id ?? "", tokenEndpointAuthMethod: "none" },
+      client: boundTo(context, { clientId: context.client_id ?? "", tokenEndpointAuthMethod: "none" }),
     };
   }
   const options: OAuthProviderOptions = {
@@ -98,10 +115,10 @@ function providerOptions(serverUrl: string, scenario: string, context: Context):
     clientMetadata: { client_name: CLIENT_INFO.name },
   };
   if (context.client_id) {
-    options.client = {
+    options.client = boundTo(context, {
       clientId: context.client_id,
       ...(context.client_secret ? { clientSecret: context.client_secret } : {}),
-    };
+    });
   }
   return options;
 }

@@ -119,7 +119,7 @@ try {
       idp: { tokenEndpoint: `${idp.url}/token`, client: { clientId: "docs-agent-at-idp" } },
     },
     // This client as pre-registered at the MCP server's authorization server.
-    client: { clientId: "docs-agent", clientSecret: "agent-secret" },
+    client: { issuer: authServer.url, clientId: "docs-agent", clientSecret: "agent-secret" },
   });
   await using client = await connect(mcp.url, { fetch: withAuth(provider) });
   console.log("tool says:", (await client.callTool("whoami")).content);

@@ -96,7 +96,8 @@ resource = createProtectedResource({
 try {
   const provider = createOAuthProvider({
     serverUrl: mcp.url,
-    client: { clientId: "docs-example" }, // pre-registered; CIMD or dynamic registration otherwise
+    // Pre-registered at `issuer` (its credentials go only there); CIMD or dynamic registration otherwise.
+    client: { issuer, clientId: "docs-example" },
     redirectUri: "http://127.0.0.1:53682/callback",
     onRedirect: async (authorizationUrl) => {
       console.log(

@@ -1,5 +1,6 @@
 import { AuthError } from "./errors.js";
 import { isRecord } from "./internal/encoding.js";
+import { checkDiscoveryUrl, checkResourceMetadataUrl, isRedirect } from "./internal/url-rules.js";
 
 /** A `fetch`-compatible function; every network call of this package goes through one. */
 export type FetchLike = (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
@@ -124,7 +125,12 @@ export function canonicalResourceUri(serverUrl: string | URL): string {
 /** What one candidate metadata URL gave: its JSON body (`undefined` when not 2xx or not JSON), or a failure. */
 type Candidate = { body: unknown } | { failure: unknown };
 
-/** GETs one candidate metadata document. An abort rethrows; a network failure is returned, not thrown. */
+/**
+ * GETs one candidate metadata document, following no redirect. An abort rethrows; a network failure is
+ * returned, not thrown.
+ *
+ * @throws {AuthError} `unsafe_url` when the answer is a redirect.
+ */
 async function fetchCandidate(
   fetchFn: FetchLike,
   url: string,
@@ -135,11 +141,19 @@ async function fetchCandidate(
     response = await fetchFn(url, {
       method: "GET",
       headers: { accept: "application/json" },
+      redirect: "manual",
       ...(signal ? { signal } : {}),
     });
   } catch (error) {
     if (signal?.aborted) throw signal.reason;
     return { failure: error };
+  }
+  if (isRedirect(response)) {
+    await response.body?.cancel();
+    throw new AuthError(
+      "unsafe_url",
+      `refused the redirect of ${url} (${response.status}): discovery follows no redirects`,
+    );
   }
   if (!response.ok) {
     await response.body?.cancel();
@@ -160,22 +174,32 @@ export interface DiscoveryOptions {
  * `WWW-Authenticate` challenge when given, else (or when it fails) the path-aware then the root
  * well-known URL. Checks that the metadata's `resource` matches the server (see {@link isResourceAllowed}).
  *
+ * Every URL is checked before it is fetched: https only (http only to loopback when the MCP server is on
+ * loopback), no loopback, private or link-local target unless the MCP server is in that same class, no
+ * redirect followed; `resource_metadata` only on the server's own origin or at the well-known path
+ * `/.well-known/oauth-protected-resource[/…]`.
+ *
  * @throws {AuthError} `resource_metadata_not_found` when no URL answers with usable metadata (at least one
- *   authorization server), `resource_mismatch` when the metadata is for another resource.
+ *   authorization server), `resource_mismatch` when the metadata is for another resource, `unsafe_url`
+ *   when a URL breaks a rule above (the message names the URL and the rule).
  */
 export async function discoverProtectedResource(
   serverUrl: string | URL,
   options: DiscoveryOptions & { resourceMetadataUrl?: string | undefined } = {},
 ): Promise<{ metadata: ProtectedResourceMetadata; url: string }> {
   const fetchFn = options.fetch ?? fetch;
+  const server = new URL(serverUrl);
   const candidates = [
-    ...(options.resourceMetadataUrl ? [options.resourceMetadataUrl] : []),
-    ...protectedResourceMetadataUrls(serverUrl),
+    ...(options.resourceMetadataUrl
+      ? [checkResourceMetadataUrl(options.resourceMetadataUrl, server).href]
+      : []),
+    ...protectedResourceMetadataUrls(server),
   ];
   const tried: string[] = [];
   let lastError: unknown;
   for (const url of candidates) {
     if (tried.includes(url)) continue;
+    checkDiscoveryUrl(url, server, "protected resource metadata URL");
     tried.push(url);
     const got = await fetchCandidate(fetchFn, url, options.signal);
     if ("failure" in got) {
@@ -212,14 +236,27 @@ export async function discoverProtectedResource(
  * {@link authorizationServerMetadataUrls}) and checks that its `issuer` is exactly (simple string
  * comparison) the issuer it was looked up with.
  *
+ * With `serverUrl` (the MCP server whose metadata named the issuer) the issuer must pass the rules of
+ * {@link discoverProtectedResource} relative to that server; without it (an issuer the application
+ * configured) only https, or http to loopback, is required. No redirect is followed.
+ *
  * @throws {AuthError} `issuer_mismatch` when a document names another issuer (the document is never used),
- *   `authorization_server_metadata_not_found` when no URL answers.
+ *   `authorization_server_metadata_not_found` when no URL answers, `unsafe_url` when the issuer or a
+ *   metadata URL breaks a rule (the message names the URL and the rule).
  */
 export async function discoverAuthorizationServer(
   issuer: string,
-  options: DiscoveryOptions = {},
+  options: DiscoveryOptions & { serverUrl?: string | URL } = {},
 ): Promise<AuthorizationServerMetadata> {
   const fetchFn = options.fetch ?? fetch;
+  const server = options.serverUrl === undefined ? undefined : new URL(options.serverUrl);
+  const checked = checkDiscoveryUrl(issuer, server, "authorization server");
+  if (checked.search || checked.hash) {
+    throw new AuthError(
+      "unsafe_url",
+      `refused authorization server ${issuer}: an issuer identifier has no query or fragment (RFC 8414 §2)`,
+    );
+  }
   const urls = authorizationServerMetadataUrls(issuer);
   let lastError: unknown;
   for (const url of urls) {

@@ -30,7 +30,19 @@ export type AuthErrorCode =
   /** The host's redirect callback did not deliver an authorization response. */
   | "redirect_failed"
   /** The configuration cannot work (for example a machine grant without client credentials). */
-  | "invalid_configuration";
+  | "invalid_configuration"
+  /**
+   * A URL was refused before anything was sent to it: discovery fetches only https (loopback http for an
+   * MCP server on loopback), no private, loopback or link-local target unless the MCP server is there,
+   * no redirect, `resource_metadata` only on the server's origin or well-known path; credentials go only
+   * over https (loopback http for development). The message names the URL and the rule.
+   */
+  | "unsafe_url"
+  /**
+   * Discovery led to an authorization server that is not the `issuer` of the pre-registered client: its
+   * id and secret are sent only to the authorization server it is registered with.
+   */
+  | "client_issuer_mismatch";
 
 /**
  * A local authorization failure of the MCP client: discovery, a refusal required by the spec, or an

@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import { chmod, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import { homedir } from "node:os";
 import { dirname, join } from "node:path";
@@ -48,7 +49,8 @@ export function defaultTokenStorePath(env: Record<string, string | undefined> = 
  * and refreshes an expired one with its refresh token before asking for a new login.
  *
  * Guarantees: the file is created with mode 0600 (its directory 0700) and rewritten whole through a
- * temporary file and a rename, so a reader never sees half a file; a missing file reads as empty; a file
+ * temporary file (a random name, created exclusively with mode 0600) and a rename, so a reader never
+ * sees half a file and no one can plant a file or symlink at the temporary name beforehand; a missing file reads as empty; a file
  * that is not valid JSON is treated as empty and replaced on the next write. It does NOT encrypt the
  * tokens (use a keychain-backed store for that) or lock against two processes writing at once (the
  * last write wins).
@@ -76,11 +78,18 @@ export function createFileTokenStore(options: FileTokenStoreOptions = {}): FileT
 
   async function save(data: FileShape): Promise<void> {
     await mkdir(dirname(path), { recursive: true, mode: 0o700 });
-    const temp = `${path}.${process.pid}.tmp`;
-    await writeFile(temp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600 });
-    // The mode given to writeFile is masked by the umask; set it outright.
-    await chmod(temp, 0o600);
-    await rename(temp, path);
+    // A random name created exclusively (`wx` refuses an existing file or symlink): a name another user
+    // could guess would let them plant a symlink there and have the tokens written where they point.
+    const temp = `${path}.${randomBytes(12).toString("hex")}.tmp`;
+    try {
+      await writeFile(temp, `${JSON.stringify(data, null, 2)}\n`, { mode: 0o600, flag: "wx" });
+      // The mode given to writeFile is masked by the umask; set it outright.
+      await chmod(temp, 0o600);
+      await rename(temp, path);
+    } catch (error) {
+      await rm(temp, { force: true });
+      throw error;
+    }
   }
 
   return {

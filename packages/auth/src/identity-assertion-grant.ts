@@ -5,7 +5,7 @@ import {
 } from "./discovery.js";
 import { AuthError } from "./errors.js";
 import { requestTokenResponse } from "./internal/token-request.js";
-import type { StaticClient } from "./static-client.js";
+import { type ClientCredentials, clientAuthFor, staticRegistration } from "./static-client.js";
 
 /** RFC 8693 grant type of the token exchange request. */
 const TOKEN_EXCHANGE_GRANT_TYPE = "urn:ietf:params:oauth:grant-type:token-exchange";
@@ -28,7 +28,7 @@ export interface EnterpriseIdp {
    * This client as registered at the IdP for single sign-on. When the IdP authenticates the client at
    * sign-on it must authenticate the exchange too; without a secret or key only `client_id` is sent.
    */
-  client?: StaticClient;
+  client?: ClientCredentials;
 }
 
 /** Inputs of {@link requestIdJag}. */
@@ -91,18 +91,7 @@ export async function requestIdJag(request: IdJagRequest): Promise<IdJag> {
     {
       fetch: fetchFn,
       meta,
-      client: client && {
-        registration: {
-          client_id: client.clientId,
-          source: "static",
-          ...(client.clientSecret !== undefined ? { client_secret: client.clientSecret } : {}),
-          ...(client.tokenEndpointAuthMethod
-            ? { token_endpoint_auth_method: client.tokenEndpointAuthMethod }
-            : {}),
-        },
-        ...(client.privateKey !== undefined ? { privateKey: client.privateKey } : {}),
-        ...(client.signingAlgorithm ? { signingAlgorithm: client.signingAlgorithm } : {}),
-      },
+      client: client && clientAuthFor(client, staticRegistration(client)),
       // The ID-JAG is not an access token and is never bound to a DPoP key.
       dpop: undefined,
       nonces: new Map(),

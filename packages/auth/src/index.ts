@@ -32,7 +32,7 @@ export {
   type ProtectedResource,
   type ProtectedResourceOptions,
 } from "./resource-server.js";
-export type { StaticClient, StaticClientOption } from "./static-client.js";
+export type { ClientCredentials, StaticClient, StaticClientOption } from "./static-client.js";
 export {
   type ClientRegistration,
   createInMemoryTokenStore,

@@ -35,7 +35,9 @@ export interface LoopbackRedirect {
   readonly redirectUri: string;
   /**
    * The provider's `onRedirect`: opens the authorization URL and resolves with the URL the browser was
-   * redirected to. Rejects on timeout or abort. One authorization at a time.
+   * redirected to. Only a callback carrying the authorization URL's `state` counts: any other one is
+   * answered 400 and the wait goes on (within `timeoutMs`). Rejects on timeout or abort. One
+   * authorization at a time.
    */
   onRedirect(authorizationUrl: URL, context?: { signal?: AbortSignal }): Promise<URL>;
   /** Stops listening. Idempotent. */
@@ -46,7 +48,8 @@ export interface LoopbackRedirect {
 /**
  * Starts an HTTP listener on 127.0.0.1 for the OAuth redirect of a native (CLI/desktop) client, and
  * returns the `redirectUri` / `onRedirect` pair `createOAuthProvider` needs. Only the callback path is
- * answered; everything else gets 404. Close it when done.
+ * answered (everything else gets 404), and only a callback with the awaited `state` is taken (others get
+ * 400, and the real one is still awaited). Close it when done.
  *
  * @see RFC 8252 §7.3 (loopback interface redirection)
  */
@@ -60,20 +63,28 @@ export async function createLoopbackRedirect(
     ((url: URL) => {
       process.stderr.write(`Open this URL to authorize:\n${url.href}\n`);
     });
-  let waiting: ((url: URL) => void) | undefined;
+  // The authorization being waited for: its `state`, and where the redirect goes once it arrives.
+  let waiting: { state: string | null; deliver: (url: URL) => void } | undefined;
   const server = createServer((req: IncomingMessage, res: ServerResponse) => {
     const url = new URL(req.url ?? "/", redirectUri);
     if (req.method !== "GET" || url.pathname !== path) {
       res.writeHead(404).end();
       return;
     }
+    const current = waiting;
+    // Anyone on this machine (or a page in the browser) can call the port: a callback that is not the
+    // awaited authorization's is refused and the wait goes on, so a forged one cannot end the login.
+    if (!current || (current.state !== null && url.searchParams.get("state") !== current.state)) {
+      res.writeHead(400, { "content-type": "text/plain; charset=utf-8" });
+      res.end("This is not the authorization this window is waiting for.\n");
+      return;
+    }
     res.writeHead(200, { "content-type": "text/html; charset=utf-8" });
     res.end(
       options.successHtml ?? "<!doctype html><p>Authorization complete. You can close this window.</p>",
     );
-    const deliver = waiting;
     waiting = undefined;
-    deliver?.(url);
+    current.deliver(url);
   });
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -117,10 +128,13 @@ export async function createLoopbackRedirect(
           signal?.removeEventListener("abort", onAbort);
           waiting = undefined;
         };
-        waiting = (url) => {
-          clearTimeout(timer);
-          signal?.removeEventListener("abort", onAbort);
-          resolve(url);
+        waiting = {
+          state: authorizationUrl.searchParams.get("state"),
+          deliver: (url) => {
+            clearTimeout(timer);
+            signal?.removeEventListener("abort", onAbort);
+            resolve(url);
+          },
         };
       });
       try {

@@ -6,6 +6,7 @@ import { type Binding, credentials, type ProviderContext, saveTokens } from "./i
 import { refreshTokens } from "./internal/token-refresh.js";
 import type { OAuthProviderOptions } from "./oauth-provider-options.js";
 import type { AuthProvider, AuthRequestInfo, UnauthorizedRequestInfo } from "./provider.js";
+import { checkStaticClientOption } from "./static-client.js";
 import { createInMemoryTokenStore, type TokenSet } from "./token-store.js";
 import { readResourceChallenge } from "./www-authenticate.js";
 
@@ -44,6 +45,7 @@ export interface OAuthProvider extends AuthProvider {
  *   RFC 6749 §2.3.1, RFC 7523, RFC 9449, RFC 8693; ext-auth Enterprise-Managed Authorization
  */
 export function createOAuthProvider(options: OAuthProviderOptions): OAuthProvider {
+  checkStaticClientOption(options.client);
   const ctx: ProviderContext = {
     options,
     fetch: options.fetch ?? ((input, init) => fetch(input, init)),

@@ -107,12 +107,17 @@ export function readResourceChallenge(header: string | null | undefined): Resour
 }
 
 function quote(value: string): string {
-  return `"${value.replace(/["\\]/g, (c) => `\\${c}`)}"`;
+  // A header value cannot hold CR, LF, NUL or anything past U+00FF (fetch's Headers throws on them), and
+  // the values here may come from a token nobody verified yet: every control or non-ASCII character
+  // becomes `?`, so the challenge is always sendable and cannot start a header of its own.
+  const printable = value.replace(/[^\x20-\x7e]/g, "?");
+  return `"${printable.replace(/["\\]/g, (c) => `\\${c}`)}"`;
 }
 
 /**
  * Formats one challenge, e.g. `Bearer error="insufficient_scope", scope="a b", resource_metadata="…"`.
- * Params whose value is undefined are left out; every value is quoted.
+ * Params whose value is undefined are left out; every value is quoted, with each control or non-ASCII
+ * character replaced by `?` (values may carry text from an unverified token).
  */
 export function formatChallenge(scheme: string, params: Record<string, string | undefined>): string {
   const parts = Object.entries(params)

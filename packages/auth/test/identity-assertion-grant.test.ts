@@ -58,6 +58,7 @@ describe("enterprise_managed grant", () => {
         idp: { issuer: enterprise.issuer, client: { clientId: "idp-client" } },
       },
       client: {
+        issuer: mcp.issuer,
         clientId: "mcp-client",
         clientSecret: "s3cret",
         tokenEndpointAuthMethod: "client_secret_basic",
@@ -100,7 +101,7 @@ describe("enterprise_managed grant", () => {
         identityAssertion: "id",
         idp: { tokenEndpoint: `${enterprise.url}/token` },
       },
-      client: { clientId: "c", clientSecret: "s" },
+      client: { issuer: mcp.issuer, clientId: "c", clientSecret: "s" },
     });
     const error = (await provider.authorize().catch((e: unknown) => e)) as AuthError;
     expect(error.code).toBe("grant_not_supported");
@@ -128,7 +129,7 @@ describe("enterprise_managed grant", () => {
     const provider = createOAuthProvider({
       serverUrl: mcp.mcpUrl,
       grant: { type: "enterprise_managed", identityAssertion: "id", idp: { issuer: enterprise.issuer } },
-      client: { clientId: "c", clientSecret: "s" },
+      client: { issuer: mcp.issuer, clientId: "c", clientSecret: "s" },
     });
     const error = (await provider.authorize().catch((e: unknown) => e)) as AuthError;
     expect(error.code).toBe("token_request_failed");

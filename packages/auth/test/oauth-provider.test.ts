@@ -22,14 +22,17 @@ afterEach(async () => {
   await Promise.all(servers.splice(0).map((s) => s.close()));
 });
 
-async function setup(config: AuthServerConfig, extra: Partial<OAuthProviderOptions> = {}) {
+async function setup(
+  config: AuthServerConfig,
+  extra: Partial<OAuthProviderOptions> | ((server: LoopbackAuthServer) => Partial<OAuthProviderOptions>) = {},
+) {
   const server = await startLoopbackAuthServer(config);
   servers.push(server);
   const provider = createOAuthProvider({
     serverUrl: server.mcpUrl,
     redirectUri: REDIRECT,
     onRedirect: headlessRedirect,
-    ...extra,
+    ...(typeof extra === "function" ? extra(server) : extra),
   });
   const fetchWithAuth = withAuth(provider);
   const call = () => fetchWithAuth(server.mcpUrl, { method: "POST", body: "{}" });
@@ -42,10 +45,10 @@ describe("client registration order", () => {
   it("uses pre-registered credentials even when CIMD and DCR are available", async () => {
     const { server, call } = await setup(
       { metadata: { client_id_metadata_document_supported: true } },
-      {
-        client: { clientId: "pre", clientSecret: "s3cret" },
+      (s) => ({
+        client: { issuer: s.issuer, clientId: "pre", clientSecret: "s3cret" },
         clientMetadataUrl: "https://app.example/cimd.json",
-      },
+      }),
     );
     expect((await call()).status).toBe(200);
     expect(only(server, "/register")).toHaveLength(0);
@@ -391,13 +394,15 @@ describe("machine grants", () => {
     const pkcs8 = Buffer.from(await crypto.subtle.exportKey("pkcs8", pair.privateKey)).toString("base64");
     const pem = `-----BEGIN PRIVATE KEY-----\n${pkcs8.match(/.{1,64}/g)!.join("\n")}\n-----END PRIVATE KEY-----\n`;
     const jwk = await crypto.subtle.exportKey("jwk", pair.publicKey);
-    const { server, call } = await setup(
-      { prmScopes: ["svc"] },
-      {
-        grant: "client_credentials",
-        client: { clientId: "machine", privateKey: pem, tokenEndpointAuthMethod: "private_key_jwt" },
+    const { server, call } = await setup({ prmScopes: ["svc"] }, (s) => ({
+      grant: "client_credentials",
+      client: {
+        issuer: s.issuer,
+        clientId: "machine",
+        privateKey: pem,
+        tokenEndpointAuthMethod: "private_key_jwt",
       },
-    );
+    }));
     expect((await call()).status).toBe(200);
     expect(only(server, "/authorize")).toHaveLength(0);
     const token = only(server, "/token")[0]!.form;
@@ -409,13 +414,15 @@ describe("machine grants", () => {
   });
 
   it("client_credentials with client_secret_basic", async () => {
-    const { server, call } = await setup(
-      {},
-      {
-        grant: "client_credentials",
-        client: { clientId: "m", clientSecret: "s", tokenEndpointAuthMethod: "client_secret_basic" },
+    const { server, call } = await setup({}, (s) => ({
+      grant: "client_credentials",
+      client: {
+        issuer: s.issuer,
+        clientId: "m",
+        clientSecret: "s",
+        tokenEndpointAuthMethod: "client_secret_basic",
       },
-    );
+    }));
     expect((await call()).status).toBe(200);
     expect(only(server, "/token")[0]!.headers.authorization).toBe(`Basic ${btoa("m:s")}`);
   });
@@ -428,10 +435,10 @@ describe("machine grants", () => {
   it("jwt_bearer sends the assertion and does not retry a refused one", async () => {
     const { server, call } = await setup(
       { token: () => ({ status: 400, body: { error: "invalid_grant" } }) },
-      {
+      (s) => ({
         grant: { type: "jwt_bearer", assertion: async () => "workload.jwt.here" },
-        client: { clientId: "wl", tokenEndpointAuthMethod: "none" },
-      },
+        client: { issuer: s.issuer, clientId: "wl", tokenEndpointAuthMethod: "none" },
+      }),
     );
     const error = (await call().catch((e: unknown) => e)) as AuthError;
     expect(error.code).toBe("token_request_failed");

@@ -1,6 +1,5 @@
 import { AuthError } from "../errors.js";
 import { createPkce } from "../pkce.js";
-import { clientAuthFor, staticClientFor } from "../static-client.js";
 import type { TokenSet } from "../token-store.js";
 import { ensureClient } from "./client-registration.js";
 import { randomToken } from "./encoding.js";
@@ -41,7 +40,8 @@ export async function authorizationCodeGrant(
       "the authorization code grant needs `redirectUri` and `onRedirect`",
     );
   }
-  const registration = await ensureClient(ctx, b, signal);
+  const client = await ensureClient(ctx, b, signal);
+  const registration = client.registration;
   const pkce = await createPkce();
   const state = randomToken(24);
   const url = new URL(b.meta.authorization_endpoint);
@@ -99,12 +99,7 @@ export async function authorizationCodeGrant(
   const code = params.get("code");
   if (!code) throw new AuthError("invalid_authorization_response", "authorization response has no code");
   return requestToken(
-    await tokenContext(
-      ctx,
-      b,
-      clientAuthFor(staticClientFor(options.client, b.issuer), registration),
-      signal,
-    ),
+    await tokenContext(ctx, b, client, signal),
     {
       grant_type: "authorization_code",
       code,

@@ -1,8 +1,10 @@
 import { AuthError } from "../errors.js";
-import { staticClientFor, staticRegistration } from "../static-client.js";
+import { clientAuthFor, staticClientFor, staticRegistration } from "../static-client.js";
 import type { ClientRegistration } from "../token-store.js";
 import { isRecord } from "./encoding.js";
 import { type Binding, credentials, type ProviderContext } from "./provider-context.js";
+import type { ClientAuth } from "./token-request.js";
+import { checkCredentialEndpoint } from "./url-rules.js";
 
 function isLoopbackOrNative(uri: string | undefined): boolean {
   if (!uri) return true;
@@ -16,24 +18,22 @@ function isLoopbackOrNative(uri: string | undefined): boolean {
 }
 
 /**
- * The client id to use at the binding's authorization server, in the spec's order: the stored one, a
- * pre-registered client, the Client ID Metadata Document URL where the server supports it, else Dynamic
- * Client Registration. A new registration is stored under the issuer.
+ * The client to use at the binding's authorization server, in the spec's order: a pre-registered client
+ * (only at its own issuer), the stored registration, the Client ID Metadata Document URL where the server
+ * supports it, else Dynamic Client Registration. A new registration is stored under the issuer.
  *
- * @throws {AuthError} `registration_unavailable` when none of these applies; `registration_failed`.
+ * @throws {AuthError} `client_issuer_mismatch` when the pre-registered client belongs to another issuer;
+ *   `registration_unavailable` when nothing applies; `registration_failed`.
  */
 export async function ensureClient(
   ctx: ProviderContext,
   b: Binding,
   signal: AbortSignal | undefined,
-): Promise<ClientRegistration> {
-  const creds = await credentials(ctx, b.issuer);
-  if (creds.client) return creds.client;
+): Promise<ClientAuth> {
+  const known = await knownClient(ctx, b);
+  if (known) return known;
   let client: ClientRegistration;
-  const fixed = staticClientFor(ctx.options.client, b.issuer);
-  if (fixed) {
-    client = staticRegistration(fixed);
-  } else if (ctx.options.clientMetadataUrl && b.meta.client_id_metadata_document_supported === true) {
+  if (ctx.options.clientMetadataUrl && b.meta.client_id_metadata_document_supported === true) {
     client = { client_id: ctx.options.clientMetadataUrl, token_endpoint_auth_method: "none", source: "cimd" };
   } else if (b.meta.registration_endpoint) {
     client = await register(ctx, b, signal);
@@ -44,7 +44,25 @@ export async function ensureClient(
     );
   }
   await ctx.store.set(b.issuer, { ...(await credentials(ctx, b.issuer)), client });
-  return client;
+  return { registration: client };
+}
+
+/**
+ * The client already known for the binding's issuer, without registering: the pre-registered one (always
+ * from the options, never a stored copy, so a stored static client of another issuer is never used),
+ * else a stored CIMD or dynamic registration.
+ *
+ * @throws {AuthError} `client_issuer_mismatch` when the pre-registered client belongs to another issuer.
+ */
+export async function knownClient(ctx: ProviderContext, b: Binding): Promise<ClientAuth | undefined> {
+  const fixed = staticClientFor(ctx.options.client, b);
+  const creds = await credentials(ctx, b.issuer);
+  if (fixed) {
+    const registration = staticRegistration(fixed);
+    if (!creds.client) await ctx.store.set(b.issuer, { ...creds, client: registration });
+    return clientAuthFor(fixed, registration);
+  }
+  return creds.client && creds.client.source !== "static" ? { registration: creds.client } : undefined;
 }
 
 /** RFC 7591 Dynamic Client Registration at the binding's registration endpoint. */
@@ -67,12 +85,15 @@ async function register(
     application_type: isLoopbackOrNative(options.redirectUri) ? "native" : "web",
     ...options.clientMetadata,
   };
+  checkCredentialEndpoint(b.meta.registration_endpoint!, "registration endpoint");
   let response: Response;
   try {
     response = await ctx.fetch(b.meta.registration_endpoint!, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json" },
       body: JSON.stringify(body),
+      // A redirect would carry the registration (and bring back a secret) from somewhere else.
+      redirect: "manual",
       ...(signal ? { signal } : {}),
     });
   } catch (error) {

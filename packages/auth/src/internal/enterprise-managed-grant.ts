@@ -2,7 +2,7 @@ import { discoverAuthorizationServer } from "../discovery.js";
 import { AuthError } from "../errors.js";
 import { type EnterpriseIdp, requestIdJag } from "../identity-assertion-grant.js";
 import type { OAuthGrant } from "../oauth-provider-options.js";
-import { clientAuthFor, staticClientFor } from "../static-client.js";
+import { staticClientFor } from "../static-client.js";
 import type { TokenSet } from "../token-store.js";
 import { ensureClient } from "./client-registration.js";
 import { type Binding, type ProviderContext, tokenContext } from "./provider-context.js";
@@ -29,8 +29,7 @@ export async function enterpriseManagedGrant(
 ): Promise<TokenSet> {
   // The ID-JAG names the client the IdP knows for this server: a registration made here on the fly
   // would not match it, so the client must be registered out of band. @see ext-auth §6.1
-  const fixed = staticClientFor(ctx.options.client, b.issuer);
-  if (!fixed) {
+  if (!staticClientFor(ctx.options.client, b)) {
     throw new AuthError(
       "invalid_configuration",
       "the enterprise_managed grant needs `client` credentials registered at the MCP server's authorization server",
@@ -44,7 +43,7 @@ export async function enterpriseManagedGrant(
       `authorization server ${b.issuer} does not list ${JWT_BEARER_GRANT_TYPE} in grant_types_supported`,
     );
   }
-  const client = clientAuthFor(fixed, await ensureClient(ctx, b, signal));
+  const client = await ensureClient(ctx, b, signal);
   if (!g.idp.tokenEndpoint && g.idp.issuer && ctx.idpTokenEndpoint === undefined) {
     const idpMeta = await discoverAuthorizationServer(g.idp.issuer, {
       fetch: ctx.fetch,

@@ -1,5 +1,5 @@
 import { AuthError } from "../errors.js";
-import { clientAuthFor, staticClientFor } from "../static-client.js";
+import { staticClientFor } from "../static-client.js";
 import type { TokenSet } from "../token-store.js";
 import { authorizationCodeGrant } from "./authorization-code-grant.js";
 import { ensureClient } from "./client-registration.js";
@@ -38,8 +38,7 @@ export async function obtainTokens(
   if (typeof grant === "object" && grant.type === "enterprise_managed") {
     tokens = await enterpriseManagedGrant(ctx, grant, b, scope, signal);
   } else if (typeof grant === "object") {
-    const fixed = staticClientFor(ctx.options.client, b.issuer);
-    const client = fixed ? clientAuthFor(fixed, await ensureClient(ctx, b, signal)) : undefined;
+    const client = staticClientFor(ctx.options.client, b) ? await ensureClient(ctx, b, signal) : undefined;
     const assertion = typeof grant.assertion === "function" ? await grant.assertion() : grant.assertion;
     const params: Record<string, string> = {
       grant_type: JWT_BEARER_GRANT_TYPE,
@@ -49,11 +48,10 @@ export async function obtainTokens(
     if (scope) params.scope = scope;
     tokens = await requestToken(await tokenContext(ctx, b, client, signal), params, scope);
   } else if (grant === "client_credentials") {
-    const fixed = staticClientFor(ctx.options.client, b.issuer);
-    if (!fixed) {
+    if (!staticClientFor(ctx.options.client, b)) {
       throw new AuthError("invalid_configuration", "the client_credentials grant needs `client` credentials");
     }
-    const client = clientAuthFor(fixed, await ensureClient(ctx, b, signal));
+    const client = await ensureClient(ctx, b, signal);
     const params: Record<string, string> = { grant_type: "client_credentials", resource: b.resource };
     if (scope) params.scope = scope;
     tokens = await requestToken(await tokenContext(ctx, b, client, signal), params, scope);

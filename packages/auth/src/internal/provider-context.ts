@@ -7,6 +7,8 @@ import type { ClientAuth, TokenRequestContext } from "./token-request.js";
 /** The authorization server a provider uses for its MCP server right now, as discovery found it. */
 export interface Binding {
   issuer: string;
+  /** Where the protected resource metadata naming `issuer` was found. */
+  prmUrl: string;
   resource: string;
   prm: ProtectedResourceMetadata;
   meta: AuthorizationServerMetadata;

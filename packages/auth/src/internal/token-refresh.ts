@@ -1,13 +1,7 @@
 import { AuthError } from "../errors.js";
-import { clientAuthFor, staticClientFor } from "../static-client.js";
 import type { TokenSet } from "../token-store.js";
-import {
-  type Binding,
-  credentials,
-  type ProviderContext,
-  saveTokens,
-  tokenContext,
-} from "./provider-context.js";
+import { knownClient } from "./client-registration.js";
+import { type Binding, type ProviderContext, saveTokens, tokenContext } from "./provider-context.js";
 import { requestToken } from "./token-request.js";
 
 /**
@@ -22,10 +16,7 @@ export async function refreshTokens(
   signal: AbortSignal | undefined,
 ): Promise<boolean> {
   if (!tokens.refresh_token) return false;
-  const creds = await credentials(ctx, b.issuer);
-  const client = creds.client
-    ? clientAuthFor(staticClientFor(ctx.options.client, b.issuer), creds.client)
-    : undefined;
+  const client = await knownClient(ctx, b);
   try {
     const fresh = await requestToken(
       await tokenContext(ctx, b, client, signal),

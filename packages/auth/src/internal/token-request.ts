@@ -5,6 +5,7 @@ import { AuthError } from "../errors.js";
 import type { ClientRegistration, TokenSet } from "../token-store.js";
 import { formEncode, isRecord } from "./encoding.js";
 import type { JwsAlgorithm } from "./jose.js";
+import { checkCredentialEndpoint, isRedirect } from "./url-rules.js";
 
 export interface ClientAuth {
   registration: ClientRegistration;
@@ -38,7 +39,8 @@ export interface TokenRequestContext {
 
 /**
  * POSTs a token request with client authentication and, when a DPoP key is given, a proof (retrying once
- * with the server's nonce on `use_dpop_nonce`). Returns the token set.
+ * with the server's nonce on `use_dpop_nonce`). Returns the token set. The endpoint must be https (http
+ * only to loopback); a redirect is not followed, so the request's secret or code goes nowhere else.
  */
 export async function requestToken(
   ctx: TokenRequestContext,
@@ -61,6 +63,7 @@ export async function requestTokenResponse(
       `authorization server ${ctx.meta.issuer} has no token_endpoint`,
     );
   }
+  checkCredentialEndpoint(endpoint, "token endpoint");
   const body = new URLSearchParams(params);
   const headers: Record<string, string> = {
     "content-type": "application/x-www-form-urlencoded",
@@ -115,11 +118,20 @@ export async function requestTokenResponse(
         method: "POST",
         headers,
         body: body.toString(),
+        redirect: "manual",
         ...(ctx.signal ? { signal: ctx.signal } : {}),
       });
     } catch (error) {
       if (ctx.signal?.aborted) throw ctx.signal.reason;
       throw new AuthError("token_request_failed", `token request to ${endpoint} failed`, { cause: error });
+    }
+    if (isRedirect(response)) {
+      await response.body?.cancel();
+      throw new AuthError(
+        "unsafe_url",
+        `refused the redirect of token endpoint ${endpoint} (${response.status}): token requests follow no redirects`,
+        { status: response.status },
+      );
     }
     const newNonce = response.headers.get("dpop-nonce");
     if (newNonce) ctx.nonces.set(origin, newNonce);
