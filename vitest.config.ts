@@ -9,6 +9,9 @@ export default defineConfig({
     projects: ["packages/*", "apps/*"],
     // In CI a JSON report lets .ci/run print a plain "N passed, N failed" closing line.
     reporters: process.env.CI ? ["default", ["json", { outputFile: ".ci-out/vitest.json" }]] : ["default"],
+    // Quiet by default: console output of a test (wire logs, servers' stderr) is printed only when that test
+    // fails; MCPKIT_TEST_VERBOSE=1 prints all of it.
+    silent: process.env.MCPKIT_TEST_VERBOSE === "1" ? false : "passed-only",
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -200,7 +200,7 @@ describe("official SDK v2 (2.4.0), both eras", () => {
 });
 
 describe("inspector CLI", () => {
-  // The inspector is installed apart (packages/peers/inspector, see its README); without it there is nothing to run.
+  // The inspector CLI is a pinned devDependency of @mcpkit/peers (see its README); without it there is nothing to run.
   const installed = inspectorInstalled();
   let home: string;
   beforeAll(() => {

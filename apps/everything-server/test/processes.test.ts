@@ -135,8 +135,8 @@ describe("official peers", () => {
   });
 
   describe("inspector CLI", () => {
-    // The inspector is installed apart (packages/peers/inspector; `pnpm test` at the root installs it);
-    // without it there is nothing to run, so the test is skipped rather than failed.
+    // The inspector CLI is a pinned devDependency of @mcpkit/peers (installed by `pnpm install`, runs on
+    // Node 20); without it there is nothing to run, so the test is skipped rather than failed.
     const installed = inspectorInstalled();
     let home: string;
     beforeAll(() => {

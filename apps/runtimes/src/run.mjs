@@ -19,6 +19,7 @@ import {
   startRuntimeServer,
   stdioCell,
 } from "./runner/cells.mjs";
+import { ensureRuntimes } from "./runner/install.mjs";
 import { freePort } from "./runner/processes.mjs";
 import { runtimes, versionOf } from "./runner/runtimes.mjs";
 
@@ -29,7 +30,7 @@ function option(name) {
   return prefixed?.slice(name.length + 1);
 }
 
-const all = runtimes();
+const all = runtimes(ensureRuntimes());
 const only = option("--only")?.split(",");
 const selected = all.filter((rt) => !only || only.includes(rt.id));
 const conformanceOption = option("--conformance") ?? "default";

@@ -20,8 +20,8 @@ export declare function node20Preload(): string;
 /** `["--import", node20Preload(), conformanceEntry()]`: prefix for `spawn(process.execPath, [...args, "list"])`. */
 export declare function conformanceNodeArgs(): string[];
 /**
- * The inspector CLI launcher (`mcp-inspector`): `node <entry> --cli <command…|URL> --method tools/list`.
- * Installed apart from the workspace (`pnpm --filter @mcpkit/peers install:inspector`); throws if missing.
+ * The inspector CLI: `node <entry> --cli <command…|URL> --method tools/list` (scripts/inspector-cli.mjs over the
+ * pinned `@modelcontextprotocol/inspector-cli`, which runs on Node 20). Throws if it is not installed.
  * Point HOME at a scratch folder when running it.
  */
 export declare function inspectorCliEntry(): string;

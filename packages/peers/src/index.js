@@ -90,22 +90,14 @@ export function parseConformanceList(text, role) {
 }
 
 /**
- * Where the inspector CLI (`@modelcontextprotocol/inspector`) is, if installed. It declares node >=22.19 (as do
- * its deps commander@15 and undici@8) so the workspace's engineStrict keeps it out of the normal install; it is
- * installed apart, in packages/peers/inspector (`pnpm --filter @mcpkit/peers install:inspector`).
- * Run as `node <entry> --cli <command…|URL> --method tools/list`, with HOME pointed at a scratch folder.
+ * The inspector CLI, as `node <entry> --cli <command…|URL> --method tools/list` (HOME pointed at a scratch
+ * folder). Every `@modelcontextprotocol/inspector` release declares node >=22, so the entry is
+ * scripts/inspector-cli.mjs, which runs the CLI of `@modelcontextprotocol/inspector-cli` (a pinned
+ * devDependency whose whole tree runs on Node 20) with the same arguments.
  */
 export function inspectorCliEntry() {
-  const dir = path.join(packageRoot, "inspector", "node_modules", "@modelcontextprotocol", "inspector");
-  const manifestPath = path.join(dir, "package.json");
-  if (!existsSync(manifestPath)) {
-    throw new Error(
-      "@mcpkit/peers: the inspector is not installed; run `pnpm --filter @mcpkit/peers install:inspector` " +
-        "(it is kept out of the workspace install because it declares node >=22.19)",
-    );
-  }
-  const manifest = JSON.parse(readFileSync(manifestPath, "utf8"));
-  return path.join(realpathSync(dir), manifest.bin["mcp-inspector"]);
+  peerDir("@modelcontextprotocol/inspector-cli");
+  return path.join(packageRoot, "scripts", "inspector-cli.mjs");
 }
 
 /** True when {@link inspectorCliEntry} would succeed. */

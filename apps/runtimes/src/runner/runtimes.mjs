@@ -1,5 +1,6 @@
-// The runtimes of the table and how to start a script on each: the binaries come from this app's pinned
-// devDependencies (the machine's own Node for Node 20), found without any npm bin shim in between.
+// The runtimes of the table and how to start a script on each: the binaries come from the pinned list that
+// install.mjs puts in a cache folder (the machine's own Node for Node 20), found without any npm bin shim in
+// between.
 import { spawnSync } from "node:child_process";
 import { closeSync, existsSync, openSync, readSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -8,7 +9,6 @@ import { fileURLToPath } from "node:url";
 
 export const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../..");
 export const repoRoot = path.resolve(appDir, "../..");
-const require = createRequire(path.join(appDir, "package.json"));
 
 function isElf(file) {
   if (!existsSync(file)) return false;
@@ -19,27 +19,28 @@ function isElf(file) {
   return head.toString("latin1") === "\x7fELF";
 }
 
-/** The directory of an installed package (of this app or, for a platform package, of `from`'s). */
-function packageDir(name, from = require) {
+/** The directory of an installed package, as `from` resolves it. */
+function packageDir(name, from) {
   return path.dirname(from.resolve(`${name}/package.json`));
 }
 
 /** A binary a package's postinstall put in place, else the one inside its platform package. */
-function nativeBinary(pkg, inPackage, platformPkg, inPlatform) {
-  const dir = packageDir(pkg);
+function nativeBinary(from, pkg, inPackage, platformPkg, inPlatform) {
+  const dir = packageDir(pkg, from);
   const placed = path.join(dir, inPackage);
   if (isElf(placed)) return placed;
   const platformRequire = createRequire(path.join(dir, "package.json"));
   return path.join(packageDir(platformPkg, platformRequire), inPlatform);
 }
 
-const nodeBin = (alias) => path.join(packageDir(alias), "bin", "node");
-
 /**
  * Every runtime: `kind` (node, bun, deno, workerd, browser), its binary, and `command(script, args)` for a
- * script runtime (the argv that runs a bundled ESM file).
+ * script runtime (the argv that runs a bundled ESM file). `installDir` is where {@link ensureRuntimes}
+ * installed the pinned runtimes.
  */
-export function runtimes() {
+export function runtimes(installDir) {
+  const from = createRequire(path.join(installDir, "package.json"));
+  const nodeBin = (alias) => path.join(packageDir(alias, from), "bin", "node");
   const node = (id, label, bin) => ({
     id,
     label,
@@ -47,9 +48,9 @@ export function runtimes() {
     bin,
     command: (script, args = []) => [bin, script, ...args],
   });
-  const bun = nativeBinary("bun", "bin/bun.exe", "@oven/bun-linux-x64", "bin/bun");
-  const deno = nativeBinary("deno", "deno", "@deno/linux-x64-glibc", "deno");
-  const workerd = nativeBinary("workerd", "bin/workerd", "@cloudflare/workerd-linux-64", "bin/workerd");
+  const bun = nativeBinary(from, "bun", "bin/bun.exe", "@oven/bun-linux-x64", "bin/bun");
+  const deno = nativeBinary(from, "deno", "deno", "@deno/linux-x64-glibc", "deno");
+  const workerd = nativeBinary(from, "workerd", "bin/workerd", "@cloudflare/workerd-linux-64", "bin/workerd");
   return [
     node("node20", "Node 20", process.execPath),
     node("node22", "Node 22", nodeBin("node22")),
