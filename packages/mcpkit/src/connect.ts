@@ -11,7 +11,10 @@ export interface CommandTarget {
   command: string;
   args?: string[];
   cwd?: string;
-  /** Added to the inherited environment (see `inheritEnv`). */
+  /**
+   * Added to the child's environment, which is otherwise minimal (`PATH`, `HOME`, the locale…: see
+   * `defaultInheritedEnvNames` of `@mcpkit/transport-stdio`); name here every variable the server needs.
+   */
   env?: Record<string, string | undefined>;
 }
 
@@ -57,7 +60,10 @@ export interface ConnectTargetOptions
   fetch?: FetchLike;
   /** stdio: where the child's stderr goes. Default `inherit`. */
   stderr?: SpawnStdioTransportOptions["stderr"];
-  /** stdio: pass the parent's environment to the child (default true). */
+  /**
+   * stdio: give the child the parent's whole environment, secrets included. Default false: only the
+   * minimal set plus the target's `env`.
+   */
   inheritEnv?: boolean;
 }
 

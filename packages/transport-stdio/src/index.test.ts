@@ -7,6 +7,7 @@ it("exports exactly the public surface", () => {
       "McpCrashError",
       "createStdioServerTransport",
       "createStreamTransport",
+      "defaultInheritedEnvNames",
       "serveStdio",
       "spawnStdioTransport",
     ]

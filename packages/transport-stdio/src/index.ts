@@ -1,4 +1,5 @@
 export { McpCrashError, type McpCrashErrorOptions } from "./crash-error.js";
+export { defaultInheritedEnvNames } from "./internal/environment.js";
 export {
   createStdioServerTransport,
   type ServeStdioOptions,

@@ -29,9 +29,10 @@ export interface SpawnStdioTransportOptions {
   /** Variables added to the child's environment; an `undefined` value removes an inherited one. */
   env?: Readonly<Record<string, string | undefined>>;
   /**
-   * Start from the parent's whole environment (default true), so servers configured by environment
-   * variables just work. With false the child gets only a safe minimum (`PATH`, `HOME`, `USER`,
-   * `LOGNAME`, `SHELL`, `TERM`, `TMPDIR`, `LANG`; their Windows counterparts there) plus `env`.
+   * Give the child the parent's whole environment (`AWS_SECRET_ACCESS_KEY`, `GITHUB_TOKEN` and all).
+   * Default false: the child gets only {@link defaultInheritedEnvNames} (`PATH`, `HOME`, `USER`,
+   * `LOGNAME`, `SHELL`, `TERM`, `TMPDIR`, `LANG`, `LC_ALL`, `LC_CTYPE`; their Windows counterparts there)
+   * plus `env`. Name what a server needs in `env` rather than turning this on.
    */
   inheritEnv?: boolean;
   /**
@@ -92,7 +93,8 @@ export interface StdioClientTransport extends Transport {
  * - When the child exits, closes its stdout or breaks its pipe while the transport is open, the
  *   transport closes with an {@link McpCrashError} (after at most `crashSettleTime` to reap it), so
  *   every pending request rejects with it, and the rest of the group is torn down.
- * - The parent's `process.env` is never read after spawning and never mutated.
+ * - The child gets a minimal environment unless `inheritEnv: true`: {@link defaultInheritedEnvNames}
+ *   from the parent, plus `env`. The parent's `process.env` is never read after spawning, never mutated.
  *
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#stdio
  * @see https://modelcontextprotocol.io/specification/2025-11-25/basic/lifecycle#shutdown
@@ -162,7 +164,7 @@ class StdioClientTransportImpl implements StdioClientTransport {
     try {
       child = spawn(command, [...(options.args ?? [])], {
         ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-        env: childEnvironment(options.inheritEnv ?? true, options.env),
+        env: childEnvironment(options.inheritEnv === true, options.env),
         stdio: ["pipe", "pipe", typeof stderrMode === "function" ? "pipe" : stderrMode],
         // Its own process group, so signals reach whatever a wrapper starts (POSIX only).
         detached: POSIX,

@@ -9,7 +9,12 @@ import {
   TransportError,
 } from "@mcpkit/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
-import { McpCrashError, type SpawnStdioTransportOptions, spawnStdioTransport } from "../src/index.js";
+import {
+  defaultInheritedEnvNames,
+  McpCrashError,
+  type SpawnStdioTransportOptions,
+  spawnStdioTransport,
+} from "../src/index.js";
 import { fixture } from "./helpers/fixtures.js";
 
 const cleanups: Array<() => Promise<void>> = [];
@@ -207,11 +212,38 @@ describe("spawnStdioTransport", () => {
     await expect(peer.request("echo", { still: "fine" })).resolves.toEqual({ still: "fine" });
   });
 
-  it("inherits the parent's environment plus env, and never mutates process.env", async () => {
+  it("[issue-25.5] by default a spawned server gets no secret of the parent's, only the minimal set plus env", async () => {
+    const secrets = { AWS_SECRET_ACCESS_KEY: "aws-secret", GITHUB_TOKEN: "ghp-secret", MCPKIT_X: "x" };
+    Object.assign(process.env, secrets, { LANG: process.env.LANG ?? "C.UTF-8" });
+    try {
+      const { peer } = await connect({ env: { ONLY_THIS: "yes" } });
+      const names = [...Object.keys(secrets), "ONLY_THIS", "PATH", "HOME", "LANG"];
+      expect(await peer.request("env", { names })).toEqual({
+        AWS_SECRET_ACCESS_KEY: null,
+        GITHUB_TOKEN: null,
+        MCPKIT_X: null,
+        ONLY_THIS: "yes",
+        PATH: process.env.PATH,
+        HOME: process.env.HOME ?? null,
+        LANG: process.env.LANG,
+      });
+      const all = (await peer.request("envNames", {})) as string[];
+      expect(
+        all.filter((name) => !defaultInheritedEnvNames().includes(name) && name !== "ONLY_THIS"),
+      ).toEqual([]);
+    } finally {
+      for (const name of Object.keys(secrets)) delete process.env[name];
+    }
+  });
+
+  it("with inheritEnv: true inherits the parent's environment plus env, and never mutates process.env", async () => {
     process.env.MCPKIT_STDIO_TEST_INHERITED = "from-parent";
     const before = { ...process.env };
     try {
-      const { peer } = await connect({ env: { MCPKIT_STDIO_TEST_ADDED: "added", HOME: undefined } });
+      const { peer } = await connect({
+        inheritEnv: true,
+        env: { MCPKIT_STDIO_TEST_ADDED: "added", HOME: undefined },
+      });
       const env = await peer.request("env", {
         names: ["MCPKIT_STDIO_TEST_INHERITED", "MCPKIT_STDIO_TEST_ADDED", "PATH", "HOME"],
       });

@@ -1,5 +1,19 @@
-/** Variables a child gets from the parent even with `inheritEnv: false`: enough to find and run programs. */
-const POSIX_MINIMUM = ["HOME", "LOGNAME", "PATH", "SHELL", "TERM", "USER", "TMPDIR", "LANG"];
+// What a spawned server gets from the parent unless `inheritEnv: true`: enough to find and run programs
+// (`npx`, `uvx`, `node`), write temporary files and speak the user's language, and nothing that holds a
+// secret. The official SDK's own default list (`getDefaultEnvironment`: HOME, LOGNAME, PATH, SHELL, TERM,
+// USER; on Windows the twelve below less PATHEXT, TMP and COMSPEC) plus the temporary folder and the locale.
+const POSIX_MINIMUM = [
+  "HOME",
+  "LOGNAME",
+  "PATH",
+  "SHELL",
+  "TERM",
+  "USER",
+  "TMPDIR",
+  "LANG",
+  "LC_ALL",
+  "LC_CTYPE",
+];
 const WINDOWS_MINIMUM = [
   "APPDATA",
   "HOMEDRIVE",
@@ -18,8 +32,11 @@ const WINDOWS_MINIMUM = [
   "COMSPEC",
 ];
 
-/** The names `inheritEnv: false` keeps on this platform. */
-export function minimumEnvNames(platform: NodeJS.Platform = process.platform): readonly string[] {
+/**
+ * The names of the variables a spawned server inherits by default on this platform (POSIX: `HOME`,
+ * `LOGNAME`, `PATH`, `SHELL`, `TERM`, `USER`, `TMPDIR`, `LANG`, `LC_ALL`, `LC_CTYPE`).
+ */
+export function defaultInheritedEnvNames(platform: NodeJS.Platform = process.platform): readonly string[] {
   return platform === "win32" ? WINDOWS_MINIMUM : POSIX_MINIMUM;
 }
 
@@ -36,7 +53,7 @@ export function childEnvironment(
   if (inherit) {
     for (const [key, value] of Object.entries(parent)) if (value !== undefined) env[key] = value;
   } else {
-    for (const key of minimumEnvNames()) {
+    for (const key of defaultInheritedEnvNames()) {
       const value = parent[key];
       // Shell-exported functions ("() { …") are not values a server needs; skip them.
       if (value !== undefined && !value.startsWith("()")) env[key] = value;
