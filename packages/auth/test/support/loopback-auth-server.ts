@@ -56,10 +56,18 @@ export interface AuthServerConfig {
   ) => { status: number; headers?: Record<string, string> } | undefined;
   /** Another authorization server the PRM may name instead (set at runtime). */
   authorizationServers?: () => string[];
+  /**
+   * The origin the server names itself by in its documents and challenges (default its real
+   * `http://127.0.0.1:<port>`), for tests that reach it under a public-looking name through {@link routedFetch}.
+   */
+  origin?: string;
 }
 
 export interface LoopbackAuthServer {
+  /** The origin it names itself by (`config.origin`, else where it listens). */
   url: string;
+  /** Where it really listens: `http://127.0.0.1:<port>`. */
+  listenUrl: string;
   issuer: string;
   mcpUrl: string;
   requests: Recorded[];
@@ -82,6 +90,7 @@ export async function startLoopbackAuthServer(config: AuthServerConfig = {}): Pr
   const challenges = new Map<string, string>();
   const state: LoopbackAuthServer = {
     url: "",
+    listenUrl: "",
     issuer: "",
     mcpUrl: "",
     requests,
@@ -203,7 +212,8 @@ export async function startLoopbackAuthServer(config: AuthServerConfig = {}): Pr
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
-  base = `http://127.0.0.1:${port}`;
+  state.listenUrl = `http://127.0.0.1:${port}`;
+  base = config.origin ?? state.listenUrl;
   state.url = base;
   state.issuer = `${base}${config.issuerPath ?? ""}`;
   state.mcpUrl = `${base}/mcp`;
@@ -212,6 +222,27 @@ export async function startLoopbackAuthServer(config: AuthServerConfig = {}): Pr
     await new Promise<void>((resolve) => server.close(() => resolve()));
   };
   return state;
+}
+
+/**
+ * A fetch that reaches each named origin's loopback server (the URL rewritten to where it listens) and
+ * refuses every other URL without any traffic, recording every URL it was asked for.
+ */
+export function routedFetch(routes: LoopbackAuthServer[]): {
+  fetch: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  asked: string[];
+} {
+  const asked: string[] = [];
+  return {
+    asked,
+    fetch: async (input, init) => {
+      const url = new URL(input instanceof Request ? input.url : input);
+      asked.push(url.href);
+      const route = routes.find((server) => new URL(server.url).origin === url.origin);
+      if (!route) throw new TypeError(`no route to ${url.origin} in this test`);
+      return fetch(new URL(`${url.pathname}${url.search}`, route.listenUrl), init);
+    },
+  };
 }
 
 /** The redirect step for tests: GET the authorization URL without following, return Location. */
