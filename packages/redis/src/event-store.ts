@@ -1,3 +1,4 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import type { JsonRpcMessage } from "@mcpkit/jsonrpc";
 import type { EventStore } from "@mcpkit/transport-http";
 import type { RedisConnection } from "./connection.js";
@@ -12,11 +13,21 @@ export interface RedisEventStoreOptions {
   maxEventsPerStream?: number;
   /** A stream with no new event for this long is dropped whole. Default 1 hour. */
   ttlMs?: number;
+  /**
+   * The key that authenticates event ids (at least 16 bytes), the same on every instance. Default: a
+   * random key kept in Redis (`<prefix>events:key`, made by the first instance that needs it).
+   */
+  idKey?: string | Uint8Array;
 }
 
-// The id Redis gives a stream entry: `<ms>-<seq>`. It never contains "_", so the last "_" of an event id
-// separates the stream id (which may contain one) from it.
+// The id Redis gives a stream entry: `<ms>-<seq>`. It never contains "_", nor does the hex tag after it,
+// so the last two "_" of an event id separate the stream id (which may contain one) from them.
 const ENTRY_ID = /^\d+-\d+$/;
+const TAG = /^[0-9a-f]{32}$/;
+// KEYS: the id key. ARGV: a fresh random key, kept only when there is none yet.
+const ID_KEY = `
+redis.call('SET', KEYS[1], ARGV[1], 'NX')
+return redis.call('GET', KEYS[1])`;
 // Field names of an entry: the JSON of the message; absent on a priming event.
 const DATA = "d";
 const PRIMING = "p";
@@ -27,10 +38,11 @@ const PRIMING = "p";
  *
  * Each SSE stream is one Redis stream (`<prefix>events:<streamId>`): `XADD` with an exact `MAXLEN`
  * keeps it bounded, and `PEXPIRE` (renewed by every event, in the same `MULTI`) drops it once idle.
- * An event id is `<streamId>_<entry id>`: Redis assigns entry ids, unique and increasing within a stream
- * whichever instance adds, and the stream id (it starts with the session's random id) makes the event
- * id unique over all streams and unguessable; any instance resolves an id to its stream without a
- * lookup table. Replay is one `XRANGE` from the given id (a snapshot: events stored meanwhile are the
+ * An event id is `<streamId>_<entry id>_<tag>`: Redis assigns entry ids, unique and increasing within a
+ * stream whichever instance adds, the stream id makes the event id unique over all streams, and the tag
+ * (HMAC-SHA256 of the rest under `idKey`, 128 bits) makes it unforgeable: knowing a session id or some
+ * event ids, nobody can name another event (an id whose tag does not verify is unknown). Any instance
+ * resolves an id to its stream without a lookup table. Replay is one `XRANGE` from the given id (a snapshot: events stored meanwhile are the
  * live stream's to deliver).
  * @throws RangeError for a bound that is not a positive integer.
  */
@@ -46,13 +58,41 @@ export function createRedisEventStore(options: RedisEventStoreOptions): EventSto
     throw new RangeError(`ttlMs must be a positive integer, got ${String(ttlMs)}`);
   }
   const keyOf = (streamId: string) => `${prefix}events:${streamId}`;
+  if (options.idKey !== undefined && Buffer.from(options.idKey).length < 16) {
+    throw new RangeError("idKey must have at least 16 bytes");
+  }
+  let idKey: Promise<Buffer> | undefined =
+    options.idKey === undefined ? undefined : Promise.resolve(Buffer.from(options.idKey));
 
-  function parse(eventId: string): { streamId: string; entryId: string } | undefined {
-    const cut = eventId.lastIndexOf("_");
+  /** The id key: given, or the one kept in Redis (read once; a failed read is tried again next time). */
+  function key(): Promise<Buffer> {
+    idKey ??= client
+      .eval(ID_KEY, { keys: [`${prefix}events:key`], arguments: [randomBytes(32).toString("hex")] })
+      .then((hex) => Buffer.from(String(hex), "hex"))
+      .catch((error: unknown) => {
+        idKey = undefined;
+        throw error;
+      });
+    return idKey;
+  }
+
+  function tagOf(secret: Buffer, streamId: string, entryId: string): string {
+    return createHmac("sha256", secret).update(`${streamId}_${entryId}`).digest("hex").slice(0, 32);
+  }
+
+  /** The stream and entry an event id names, when its tag verifies. */
+  async function parse(eventId: string): Promise<{ streamId: string; entryId: string } | undefined> {
+    const tagCut = eventId.lastIndexOf("_");
+    if (tagCut <= 0) return undefined;
+    const cut = eventId.lastIndexOf("_", tagCut - 1);
     if (cut <= 0) return undefined;
-    const entryId = eventId.slice(cut + 1);
-    if (!ENTRY_ID.test(entryId)) return undefined;
-    return { streamId: eventId.slice(0, cut), entryId };
+    const tag = eventId.slice(tagCut + 1);
+    const entryId = eventId.slice(cut + 1, tagCut);
+    if (!TAG.test(tag) || !ENTRY_ID.test(entryId)) return undefined;
+    const streamId = eventId.slice(0, cut);
+    const expected = tagOf(await key(), streamId, entryId);
+    if (!timingSafeEqual(Buffer.from(tag), Buffer.from(expected))) return undefined;
+    return { streamId, entryId };
   }
 
   /** The entries from `entryId` (inclusive) on, or `undefined` when `entryId` itself is gone. */
@@ -69,32 +109,37 @@ export function createRedisEventStore(options: RedisEventStoreOptions): EventSto
 
   return {
     async storeEvent(streamId, message) {
-      const key = keyOf(streamId);
+      const secret = await key();
+      const streamKey = keyOf(streamId);
       const fields = message === null ? { [PRIMING]: "1" } : { [DATA]: JSON.stringify(message) };
       const [entryId] = await client
         .multi()
-        .xAdd(key, "*", fields, { TRIM: { strategy: "MAXLEN", strategyModifier: "=", threshold: maxEvents } })
-        .pExpire(key, ttlMs)
+        .xAdd(streamKey, "*", fields, {
+          TRIM: { strategy: "MAXLEN", strategyModifier: "=", threshold: maxEvents },
+        })
+        .pExpire(streamKey, ttlMs)
         .exec();
-      return `${streamId}_${String(entryId)}`;
+      return `${streamId}_${String(entryId)}_${tagOf(secret, streamId, String(entryId))}`;
     },
     async streamIdOf(eventId) {
-      const parsed = parse(eventId);
+      const parsed = await parse(eventId);
       if (parsed === undefined) return undefined;
       // Known means still stored: an evicted id would resume with a silent gap.
       const entries = await from(keyOf(parsed.streamId), parsed.entryId, 1);
       return entries === undefined ? undefined : parsed.streamId;
     },
     async replayEventsAfter(lastEventId, send) {
-      const parsed = parse(lastEventId);
+      const parsed = await parse(lastEventId);
       if (parsed === undefined) return;
+      const secret = await key();
       const entries = await from(keyOf(parsed.streamId), parsed.entryId);
       if (entries === undefined) return;
       for (let i = 1; i < entries.length; i++) {
         const entry = entries[i]!;
         const data = entry.message[DATA];
         if (data === undefined) continue;
-        await send(`${parsed.streamId}_${entry.id}`, JSON.parse(String(data)) as JsonRpcMessage);
+        const id = `${parsed.streamId}_${entry.id}_${tagOf(secret, parsed.streamId, entry.id)}`;
+        await send(id, JSON.parse(String(data)) as JsonRpcMessage);
       }
     },
     async deleteStreams(streamIds) {

@@ -20,8 +20,8 @@ export interface RedisSessionStore extends SessionStore {
   close(): Promise<void>;
 }
 
-// Hash fields of a record: `v` the version, `r` the revision, `h` the instance holding the GET stream,
-// `f:<name>` the app's fields.
+// Hash fields of a record: `v` the version, `r` the revision, `o` the identity that opened the session,
+// `h` the instance holding the GET stream, `f:<name>` the app's fields.
 const APP = "f:";
 
 // Sets and removes app fields of a live record, raises its revision, tells the GET stream's holder.
@@ -144,10 +144,10 @@ export async function createRedisSessionStore(
     listen(fn) {
       receiver = fn;
     },
-    async create(sessionId, protocolVersion, ttlMs) {
+    async create(sessionId, protocolVersion, ttlMs, owner = "anonymous") {
       await client
         .multi()
-        .hSet(record(sessionId), { v: protocolVersion, r: "0" })
+        .hSet(record(sessionId), { v: protocolVersion, r: "0", o: owner })
         .pExpire(record(sessionId), ttlMs)
         .exec();
     },
@@ -161,7 +161,8 @@ export async function createRedisSessionStore(
       if (hash === undefined || hash.v === undefined) return undefined;
       const fields: Record<string, string> = {};
       for (const name in hash) if (name.startsWith(APP)) fields[name.slice(APP.length)] = hash[name]!;
-      return { protocolVersion: hash.v, revision: Number(hash.r ?? 0), fields };
+      // A record without `o` (written before owners were kept) reads as anonymous: the handler's default.
+      return { protocolVersion: hash.v, revision: Number(hash.r ?? 0), owner: hash.o ?? "anonymous", fields };
     },
     async update(sessionId, changes) {
       const revision = await client.eval(UPDATE, {

@@ -58,13 +58,19 @@ describeRedis("createRedisSessionStore", () => {
   });
 
   it("creates, touches (restarting the TTL) and updates a record", async () => {
-    await a.create("s1", "2025-11-25", 60_000);
-    expect(await b.touch("s1", 120_000)).toEqual({ protocolVersion: "2025-11-25", revision: 0, fields: {} });
+    await a.create("s1", "2025-11-25", 60_000, '["alice",null]');
+    expect(await b.touch("s1", 120_000)).toEqual({
+      protocolVersion: "2025-11-25",
+      owner: '["alice",null]',
+      revision: 0,
+      fields: {},
+    });
     expect(await redis.pTTL(`${prefix}session:{s1}`)).toBeGreaterThan(60_000);
     expect(await b.update("s1", { log: "error", "sub:file:///x": "1" })).toBe(1);
     expect(await a.update("s1", { "sub:file:///x": null })).toBe(2);
     expect(await a.touch("s1", 60_000)).toEqual({
       protocolVersion: "2025-11-25",
+      owner: '["alice",null]',
       revision: 2,
       fields: { log: "error" },
     });

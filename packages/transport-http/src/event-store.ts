@@ -1,13 +1,15 @@
 import type { JsonRpcMessage } from "@mcpkit/jsonrpc";
+import { randomId } from "./internal/http-util.js";
 
 /**
  * Storage for the SSE events of legacy Streamable HTTP sessions, so a client whose stream broke can
  * come back with `Last-Event-ID` and miss nothing. The handler stores every event before writing it,
  * so an implementation backed by Redis (or any shared store) makes resumption work across instances.
  *
- * Event ids must be unique across all streams the store holds and unguessable enough that one
- * session cannot name another's events (the handler also checks that the stream belongs to the
- * session asking). Methods may be sync or async.
+ * Event ids must be unique across all streams the store holds and carry nothing an outsider can extend:
+ * random per event, or authenticated (a MAC), never a counter or a session id with a sequence number
+ * (the handler also checks that the stream belongs to the session asking, and the session to the identity
+ * asking). Methods may be sync or async.
  * @see SPEC.md §4.8 Resumability
  */
 export interface EventStore {
@@ -38,13 +40,13 @@ export interface InMemoryEventStoreOptions {
 
 interface StoredEvent {
   streamId: string;
-  seq: number;
   message: JsonRpcMessage | null;
 }
 
 /**
  * The default {@link EventStore}: events kept in memory, by reference (no copy), at most
- * `maxEvents` of them (oldest evicted first). Event ids are `<streamId>_<sequence>`.
+ * `maxEvents` of them (oldest evicted first). Event ids are 128-bit random hex, one per event: knowing
+ * some ids (or the session id) tells nothing of the others.
  * Suits one process; use a shared store for several instances behind a load balancer.
  */
 export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}): EventStore {
@@ -55,7 +57,6 @@ export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}
   // Insertion order of a Map is the eviction order.
   const events = new Map<string, StoredEvent>();
   const streams = new Map<string, string[]>();
-  let seq = 0;
 
   function evictOldest(): void {
     const oldest = events.keys().next();
@@ -73,8 +74,8 @@ export function createInMemoryEventStore(options: InMemoryEventStoreOptions = {}
 
   return {
     storeEvent(streamId, message) {
-      const id = `${streamId}_${++seq}`;
-      events.set(id, { streamId, seq, message });
+      const id = randomId();
+      events.set(id, { streamId, message });
       let list = streams.get(streamId);
       if (!list) streams.set(streamId, (list = []));
       list.push(id);

@@ -4,6 +4,11 @@ import type { JsonRpcMessage } from "@mcpkit/jsonrpc";
 export interface SessionRecord {
   /** The protocol version the session was opened with (its `initialize`). */
   readonly protocolVersion: string;
+  /**
+   * The identity that opened the session, as given to {@link SessionStore.create}; the handler answers a
+   * request of any other identity 404. Absent (a store that keeps none) means `"anonymous"`.
+   */
+  readonly owner?: string;
   /** The app's fields (the server's legacy state): the handler stores them and does NOT read them. */
   readonly fields: Readonly<Record<string, string>>;
   /** Grows by one with every {@link SessionStore.update}: a replica whose revision differs is stale. */
@@ -51,8 +56,11 @@ export interface SessionStore {
   readonly instanceId: string;
   /** Sets the one receiver of the signals addressed to this instance (the handler calls it once). */
   listen(receiver: (signal: SessionSignal) => void): void;
-  /** Stores a new session's record, alive for `ttlMs` unless touched. */
-  create(sessionId: string, protocolVersion: string, ttlMs: number): Promise<void>;
+  /**
+   * Stores a new session's record, alive for `ttlMs` unless touched, bound to `owner` (the identity that
+   * opened it, an opaque string; `"anonymous"` when omitted), which {@link touch} must return as is.
+   */
+  create(sessionId: string, protocolVersion: string, ttlMs: number, owner?: string): Promise<void>;
   /**
    * The session's record, its TTL restarted; `undefined` when it ended or expired. Called for every
    * request of the session, on whichever instance: it is the only round trip such a request costs.

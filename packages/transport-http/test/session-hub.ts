@@ -6,6 +6,7 @@ import type { SessionRecord, SessionSignal, SessionStore } from "../src/index.js
 
 interface HubRecord {
   protocolVersion: string;
+  owner: string;
   revision: number;
   fields: Record<string, string>;
   holder: string | undefined;
@@ -29,12 +30,26 @@ export function createSessionHub() {
       instanceId,
       gone: () => receivers.delete(instanceId),
       listen: (fn) => void receivers.set(instanceId, fn),
-      async create(sessionId, protocolVersion) {
-        records.set(sessionId, { protocolVersion, revision: 0, fields: {}, holder: undefined, kept: [] });
+      async create(sessionId, protocolVersion, _ttl, owner = "anonymous") {
+        records.set(sessionId, {
+          protocolVersion,
+          owner,
+          revision: 0,
+          fields: {},
+          holder: undefined,
+          kept: [],
+        });
       },
       async touch(sessionId): Promise<SessionRecord | undefined> {
         const r = records.get(sessionId);
-        return r && { protocolVersion: r.protocolVersion, revision: r.revision, fields: { ...r.fields } };
+        return (
+          r && {
+            protocolVersion: r.protocolVersion,
+            owner: r.owner,
+            revision: r.revision,
+            fields: { ...r.fields },
+          }
+        );
       },
       async update(sessionId, changes) {
         const r = records.get(sessionId);

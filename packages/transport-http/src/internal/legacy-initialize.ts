@@ -11,6 +11,7 @@ import { errorReply, type Reply, randomId } from "./http-util.js";
 import type { InboundRequest } from "./inbound.js";
 import { Session } from "./legacy.js";
 import { connectionInfo, messageInfo } from "./message-info.js";
+import { sessionOwnerOf } from "./session-owner.js";
 import { SharedSessionHandle } from "./shared-session-handle.js";
 
 /**
@@ -41,15 +42,16 @@ export async function initialize(
   // The session exists before the app answers, so the app's connect() can see its id; it is dropped again
   // when initialize fails (onInitializeFailed below).
   const id = randomId();
+  const owner = sessionOwnerOf(req);
   const cluster = state.cluster;
   let shared: SharedSessionHandle | undefined;
   if (cluster) {
     // The record first: the client may send its next request to any instance as soon as it has the id.
-    await cluster.create(id, version, state.recordTtl);
+    await cluster.create(id, version, state.recordTtl, owner);
     shared = new SharedSessionHandle(id, cluster, `${cluster.instanceId}~`);
     shared.created();
   }
-  const session = new Session(id, state.settings, version, shared);
+  const session = new Session(id, state.settings, version, owner, shared);
   sessions.set(session.id, session);
   if (!cluster) {
     const handshakeTimeout = state.handshakeTimeout;

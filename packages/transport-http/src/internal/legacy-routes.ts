@@ -16,6 +16,7 @@ import type { Session } from "./legacy.js";
 import { initialize } from "./legacy-initialize.js";
 import { messageInfo } from "./message-info.js";
 import type { ValidMessage } from "./request-checks.js";
+import { sessionOwnerOf } from "./session-owner.js";
 import { instanceOf, replica, sharedRecord, sharedSession } from "./shared-sessions.js";
 import { SSE_HEADERS, SseConnection } from "./sse-connection.js";
 
@@ -39,7 +40,10 @@ function findSession(state: HandlerState, req: InboundRequest, missing = NO_SESS
   const sessionId = req.header(Header.SessionId);
   if (sessionId === null || sessionId === "") return reject(400, -32600, missing);
   const session = state.sessions.get(sessionId);
-  if (!session || session.ended) return reject(404, -32600, "Session not found");
+  // Another identity's session is answered exactly as a session that does not exist.
+  if (!session || session.ended || session.owner !== sessionOwnerOf(req)) {
+    return reject(404, -32600, "Session not found");
+  }
   return session;
 }
 

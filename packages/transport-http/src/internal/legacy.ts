@@ -327,6 +327,8 @@ export class Session {
     readonly id: string,
     readonly settings: SessionSettings,
     protocolVersion: string,
+    /** The identity that opened the session (see `sessionOwnerOf`): only it may use the session. */
+    readonly owner: string,
     /** The state shared with other instances; set exactly when `settings.cluster` is. */
     readonly shared?: SharedSessionHandle,
   ) {

@@ -5,6 +5,7 @@ import { type HandlerState, Rejection, reject, reportError, tooManySessions } fr
 import type { InboundRequest } from "./inbound.js";
 import { Session } from "./legacy.js";
 import { connectionInfo, RoutedMessageInfo } from "./message-info.js";
+import { ANONYMOUS, sessionOwnerOf } from "./session-owner.js";
 import { SharedSessionHandle } from "./shared-session-handle.js";
 
 /** The instance a server-to-client request id names (`<instanceId>~<n>`, see `PeerOptions.requestIdPrefix`). */
@@ -16,7 +17,7 @@ export function instanceOf(id: JsonRpcId | null): string | undefined {
 
 /**
  * Shared sessions: the record of the request's session, its TTL restarted; 400 (`missing`) without a
- * session id, 404 once it ended anywhere.
+ * session id, 404 once it ended anywhere, and 404 alike when another identity opened it.
  */
 export async function sharedRecord(
   state: HandlerState,
@@ -32,6 +33,8 @@ export async function sharedRecord(
     state.sessions.get(sessionId)?.terminate();
     return reject(404, -32600, "Session not found");
   }
+  // A record of a store that keeps no owner was opened by nobody in particular.
+  if ((record.owner ?? ANONYMOUS) !== sessionOwnerOf(req)) return reject(404, -32600, "Session not found");
   return [sessionId, record];
 }
 
@@ -56,7 +59,13 @@ export async function replica(
   if (sessions.size >= state.maxSessions) return tooManySessions(state, undefined);
   const shared = new SharedSessionHandle(sessionId, store, `${store.instanceId}~`);
   shared.refresh(record);
-  const session = new Session(sessionId, state.settings, record.protocolVersion, shared);
+  const session = new Session(
+    sessionId,
+    state.settings,
+    record.protocolVersion,
+    record.owner ?? ANONYMOUS,
+    shared,
+  );
   sessions.set(sessionId, session);
   const info = connectionInfo(req, "legacy", sessionId);
   info.adopted = true;
