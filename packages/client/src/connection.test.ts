@@ -1,5 +1,6 @@
 import { ConnectionClosedError, createInMemoryPair } from "@mcpkit/jsonrpc";
 import { describe, expect, it } from "vitest";
+import { ClientLife } from "./client-life.js";
 import { Connection } from "./connection.js";
 import type { Negotiator } from "./negotiation.js";
 import type { Session } from "./session.js";
@@ -35,6 +36,7 @@ function connection(autoRespawn = false) {
   const lifetime = new AbortController();
   const conn = new Connection({
     negotiator,
+    life: new ClientLife(),
     lifetime,
     lock: undefined,
     autoRespawn,

@@ -1,16 +1,16 @@
 import { ConnectionClosedError } from "@mcpkit/jsonrpc";
+import type { ClientLife, ClientState } from "./client-life.js";
 import type { Lock } from "./internal/lock.js";
 import type { Negotiator } from "./negotiation.js";
 import type { ConnectOptions } from "./options.js";
 import type { Session } from "./session.js";
 import { normalizeSource, type Plan, type TransportSource } from "./transport-source.js";
 
-/** Where the client is in its life: it connects once, may reconnect (respawn), and closes for good. */
-export type ClientState = "new" | "connecting" | "open" | "closing" | "closed";
-
 /** What the connection needs from the rest of the client. */
 export interface ConnectionHooks {
   readonly negotiator: Negotiator;
+  /** The client's state, which the connection moves on. */
+  readonly life: ClientLife;
   /** Aborted by `close()`: stops handshakes, polls and input handlers. */
   readonly lifetime: AbortController;
   /** The turn of `serialize`, shut on close. */
@@ -29,20 +29,30 @@ export interface ConnectionHooks {
  * and ends every stream quietly.
  */
 export class Connection {
-  state: ClientState = "new";
   session: Session | undefined = undefined;
   readonly #hooks: ConnectionHooks;
+  readonly #life: ClientLife;
   #plan: Plan | undefined = undefined;
   #respawning: Promise<Session> | undefined = undefined;
   #closing: Promise<void> | undefined = undefined;
 
   constructor(hooks: ConnectionHooks) {
     this.#hooks = hooks;
+    this.#life = hooks.life;
+  }
+
+  /** Where the client is in its life (kept in {@link ClientLife}). */
+  get state(): ClientState {
+    return this.#life.state;
+  }
+
+  set state(state: ClientState) {
+    this.#life.state = state;
   }
 
   /** True while the client is closing or closed. */
   isClosing(): boolean {
-    return this.state === "closing" || this.state === "closed";
+    return this.#life.isClosing();
   }
 
   /**

@@ -1,6 +1,7 @@
 // The public surface of @mcpkit/client. Explicit named exports only: a test snapshots this list.
 
-export { type Client, type Completion, createClient, type TaskInfo } from "./client.js";
+export { createClient } from "./client.js";
+export type { Client, Completion, TaskInfo } from "./client-api.js";
 export {
   InputRequestError,
   InvalidResultError,
@@ -14,6 +15,7 @@ export type {
   RootsHandler,
   SamplingHandler,
 } from "./input.js";
+export type { ClientLink, LinkNext, LinkRequest } from "./links/link.js";
 export type {
   AwaitTaskOptions,
   CallOptions,

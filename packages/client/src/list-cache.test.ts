@@ -1,21 +1,28 @@
 import { describe, expect, it } from "vitest";
-import { type SessionKit, sessionKit, unitExchange, useSessionKits } from "../test/unit-kit.js";
+import { fixedSession, type SessionKit, sessionKit, unitChain, useSessionKits } from "../test/unit-kit.js";
 import { InvalidResultError } from "./errors.js";
 import { OutputValidators } from "./internal/output-validator.js";
-import { ListCache } from "./list-cache.js";
+import { ListCache, type ListKind } from "./list-cache.js";
+import type { ListOptions } from "./options.js";
 import { ResponseCache } from "./response-cache.js";
+import type { SessionSource } from "./session.js";
 
 const kits = useSessionKits();
 
+/** The lists of one kit's session (the client passes its connection; here the session is fixed). */
+class KitLists extends ListCache {
+  readonly #kit: SessionKit;
+  constructor(kit: SessionKit, errors: unknown[]) {
+    super(unitChain(), new OutputValidators(), (e) => errors.push(e), new ResponseCache(undefined));
+    this.#kit = kit;
+  }
+  override list(kind: ListKind, call: ListOptions | undefined, sessions?: SessionSource): Promise<unknown[]> {
+    return super.list(kind, call, sessions ?? fixedSession(this.#kit.session));
+  }
+}
+
 function cacheFor(kit: SessionKit, errors: unknown[] = []) {
-  const exchange = unitExchange();
-  return new ListCache(
-    exchange,
-    async () => kit.session,
-    new OutputValidators(),
-    (e) => errors.push(e),
-    new ResponseCache(undefined),
-  );
+  return new KitLists(kit, errors);
 }
 const tool = (name: string, schema: object = { type: "object" }) => ({ name, inputSchema: schema });
 
@@ -38,7 +45,7 @@ describe("ListCache", () => {
   });
 
   it("marks a list stale on list_changed and does not cache a fetch it overtook", async () => {
-    let cache!: ListCache;
+    let cache!: KitLists;
     const kit = await sessionKit({
       "prompts/list": () => {
         // The change arrives while this fetch is under way.

@@ -6,12 +6,12 @@ import {
   type Tool,
 } from "@mcpkit/protocol";
 import { InvalidResultError } from "./errors.js";
-import type { Exchange } from "./exchange.js";
 import type { OutputValidators } from "./internal/output-validator.js";
 import { isObject } from "./internal/util.js";
 import type { ListOptions } from "./options.js";
+import type { RequestChain } from "./request-chain.js";
 import { cacheHints, type ResponseCache } from "./response-cache.js";
-import type { Session } from "./session.js";
+import type { Session, SessionSource } from "./session.js";
 import { ToolNameWarnings } from "./tool-names.js";
 
 /** The four lists a server offers. */
@@ -46,8 +46,7 @@ const STALE_KIND: Record<string, ListKind[]> = {
  * @see SPEC.md §3.9 Caching, §3.11
  */
 export class ListCache {
-  readonly #exchange: Exchange;
-  readonly #session: () => Promise<Session>;
+  readonly #chain: RequestChain;
   readonly #validators: OutputValidators;
   readonly #onError: (error: unknown) => void;
   readonly #cache: ResponseCache;
@@ -77,14 +76,12 @@ export class ListCache {
   readonly #names: ToolNameWarnings;
 
   constructor(
-    exchange: Exchange,
-    session: () => Promise<Session>,
+    chain: RequestChain,
     validators: OutputValidators,
     onError: (error: unknown) => void,
     cache: ResponseCache,
   ) {
-    this.#exchange = exchange;
-    this.#session = session;
+    this.#chain = chain;
     this.#validators = validators;
     this.#onError = onError;
     this.#cache = cache;
@@ -118,10 +115,11 @@ export class ListCache {
   }
 
   /**
-   * Every item of a list, all pages, from the cache while it is fresh (unless `refresh`).
+   * Every item of a list, all pages, from the cache while it is fresh (unless `refresh`), else from the
+   * session `sessions` gives.
    * @throws InvalidResultError on a page without its list, or a repeated cursor (a loop).
    */
-  async list(kind: ListKind, call: ListOptions | undefined): Promise<unknown[]> {
+  async list(kind: ListKind, call: ListOptions | undefined, sessions: SessionSource): Promise<unknown[]> {
     const spec = LISTS[kind];
     const key = this.#cache.key(spec.method, "");
     if (this.#cache.enabled && !call?.refresh && !this.#stale[kind]) {
@@ -133,7 +131,7 @@ export class ListCache {
         return hit;
       }
     }
-    const s = await this.#session();
+    const s = await sessions.ensure();
     const startGeneration = this.#generation[kind];
     const ticket = this.#cache.ticket();
     const items: unknown[] = [];
@@ -142,7 +140,7 @@ export class ListCache {
     let scope: "public" | "private" = s.era === "modern" ? "public" : "private";
     let cursor: string | undefined;
     do {
-      const page = await this.#exchange.request(s, spec.method, cursor === undefined ? {} : { cursor }, call);
+      const page = await this.#chain.request(s, spec.method, cursor === undefined ? {} : { cursor }, call);
       if (!isObject(page))
         throw new InvalidResultError(spec.method, `${spec.method} returned no result object`);
       if (s.era === "modern" && readResultType(page) !== ResultType.Complete) {

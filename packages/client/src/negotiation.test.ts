@@ -1,4 +1,4 @@
-import { ConnectionClosedError, type Transport } from "@mcpkit/jsonrpc";
+import type { Transport } from "@mcpkit/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import { discoverHandler, legacyHandlers, type Responder, responder } from "../test/helpers.js";
 import { Negotiator } from "./negotiation.js";
@@ -17,7 +17,7 @@ function negotiator(options: Partial<ClientOptions> = {}) {
   const lifetime = new AbortController();
   const n = new Negotiator(settings, {
     lifetime: lifetime.signal,
-    envelope: new RequestEnvelope(settings.clientInfo, () => undefined),
+    envelope: new RequestEnvelope(settings.clientInfo),
     startSession: async (inner: Transport) => {
       const s = await startSession(inner, {
         settings,
@@ -62,23 +62,5 @@ describe("Negotiator", () => {
     const s = await n.establish(normalizeSource(r.transport), undefined);
     expect(s.version).toBe("2025-06-18");
     expect(r.requests("server/discover")).toHaveLength(0);
-  });
-
-  it("re-initializes a legacy session once for every caller, and says so when that fails", async () => {
-    let inits = 0;
-    const r = await responder({
-      ...legacyHandlers(),
-      initialize: (p: any) => {
-        inits++;
-        if (inits > 2) throw new Error("gone");
-        return { protocolVersion: p.protocolVersion, capabilities: {} };
-      },
-    });
-    open.push(r);
-    const { n } = negotiator({ versionNegotiation: "legacy" });
-    const s = await n.establish(normalizeSource(r.transport), undefined);
-    await Promise.all([n.reinitialize(s, new Error("expired")), n.reinitialize(s, new Error("expired"))]);
-    expect(inits).toBe(2);
-    await expect(n.reinitialize(s, new Error("expired"))).rejects.toThrow(ConnectionClosedError);
   });
 });

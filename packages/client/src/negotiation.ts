@@ -1,17 +1,10 @@
-import {
-  ConnectionClosedError,
-  JsonRpcError,
-  type RequestOptions,
-  TimeoutError,
-  type Transport,
-} from "@mcpkit/jsonrpc";
+import { JsonRpcError, type RequestOptions, TimeoutError, type Transport } from "@mcpkit/jsonrpc";
 import {
   type DiscoverResult,
   type Implementation,
   isLegacyVersion,
   isModernError,
   isModernVersion,
-  LEGACY_PROTOCOL_VERSIONS,
   McpError,
   McpErrorCode,
   MetaKey,
@@ -26,15 +19,13 @@ import type { RememberedEra } from "./era-cache.js";
 import { InvalidResultError } from "./errors.js";
 import { linkSignals } from "./internal/linked-signal.js";
 import { httpStatusOf, isFatal, isObject, toWireError } from "./internal/util.js";
+import { type Budget, initializeLegacy } from "./legacy-handshake.js";
 import type { ClientSettings } from "./options.js";
 import type { RequestEnvelope } from "./request-envelope.js";
 import type { Session } from "./session.js";
 import type { Plan } from "./transport-source.js";
 
 const HTTP_FALLBACK_STATUSES = new Set([400, 404, 405]);
-
-/** A deadline as a function: what is left of it in ms, throwing once it passed or the signal aborted. */
-type Budget = () => number;
 
 /** What negotiation needs from the client. */
 export interface NegotiationHooks {
@@ -186,34 +177,6 @@ export class Negotiator {
   }
 
   /**
-   * Initializes a legacy session again on its transport (its HTTP session expired), bounded by
-   * `connectTimeout`; every call that found it expired shares the one attempt.
-   * @throws ConnectionClosedError when initializing again failed.
-   */
-  reinitialize(s: Session, cause: unknown): Promise<void> {
-    const { connectTimeout } = this.#settings;
-    s.reinit ??= (async () => {
-      const deadline = Date.now() + connectTimeout;
-      const budget: Budget = () => {
-        const left = deadline - Date.now();
-        if (left <= 0)
-          throw new TimeoutError(`Re-initializing timed out after ${connectTimeout} ms`, connectTimeout);
-        return left;
-      };
-      try {
-        await this.#initialize(s, budget, this.#hooks.lifetime);
-      } catch (error) {
-        throw new ConnectionClosedError(`The server's session expired and initializing again failed`, {
-          cause: error ?? cause,
-        });
-      }
-    })().finally(() => {
-      s.reinit = undefined;
-    });
-    return s.reinit;
-  }
-
-  /**
    * `server/discover`: true when the server is modern (the session is then set up); false when the
    * caller should fall back to `initialize`. Throws when there is nothing to fall back to.
    */
@@ -288,38 +251,12 @@ export class Negotiator {
     return new InvalidResultError("server/discover", message, { cause: error });
   }
 
-  /** `initialize`, then `notifications/initialized` (and the log level the app chose, if any). */
-  async #initialize(s: Session, budget: Budget, signal: AbortSignal): Promise<void> {
+  /** `initialize` at the remembered legacy version, else the preferred one. */
+  #initialize(s: Session, budget: Budget, signal: AbortSignal): Promise<void> {
     const remembered = this.#remembered;
     const version =
       remembered?.era === "legacy" ? remembered.protocolVersion : this.#settings.preferredLegacy;
-    s.speak("legacy", version);
-    const result = await s.peer.request(
-      "initialize",
-      { protocolVersion: version, capabilities: s.declared, clientInfo: this.#settings.clientInfo },
-      { timeout: budget(), signal },
-    );
-    if (!isObject(result) || typeof result.protocolVersion !== "string") {
-      throw new InvalidResultError("initialize", "initialize returned no protocolVersion");
-    }
-    const chosen = result.protocolVersion;
-    if (!(LEGACY_PROTOCOL_VERSIONS as readonly string[]).includes(chosen)) {
-      throw new InvalidResultError(
-        "initialize",
-        `The server chose protocol version ${JSON.stringify(chosen)}, which this client does not speak in the legacy era`,
-      );
-    }
-    s.speak("legacy", chosen);
-    s.serverInfo = isObject(result.serverInfo) ? (result.serverInfo as unknown as Implementation) : undefined;
-    s.serverCapabilities = isObject(result.capabilities) ? (result.capabilities as ServerCapabilities) : {};
-    s.instructions = typeof result.instructions === "string" ? result.instructions : undefined;
-    await s.peer.notify("notifications/initialized");
-    const logLevel = this.#hooks.envelope.logLevel;
-    if (logLevel && s.serverCapabilities.logging) {
-      await s.peer
-        .request("logging/setLevel", { level: logLevel }, { timeout: Math.min(budget(), 60_000), signal })
-        .catch(this.#settings.onError);
-    }
+    return initializeLegacy(s, version, budget, signal, this.#settings, this.#hooks.envelope);
   }
 }
 

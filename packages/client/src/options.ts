@@ -12,6 +12,7 @@ import {
 } from "@mcpkit/protocol";
 import { defaultEraCache, type EraCache } from "./era-cache.js";
 import type { InputHandlers } from "./input.js";
+import type { ClientLink } from "./links/link.js";
 import type { ClientObservability } from "./observability.js";
 import { checkTimeout, type RequestConfig } from "./request-config.js";
 import type { ResponseCacheOptions } from "./response-cache.js";
@@ -72,6 +73,13 @@ export interface ClientOptions extends ClientObservability {
    * are never replayed (a tool may not be idempotent). Default false.
    */
   autoRespawn?: boolean;
+  /**
+   * Links of the app's own on the request path (logging, caching, an auth retry), outermost first, in
+   * the manner of tRPC's links: each gets every request and the rest of the chain (see {@link ClientLink}).
+   * They sit below the MRTR rounds (each round and each task poll passes them on its own) and above the
+   * client's retries, turn, envelope and timeouts. Default: none.
+   */
+  links?: readonly ClientLink[];
   /** How many `input_required` rounds one call may take (default 10). */
   maxInputRounds?: number;
   /** Declare the tasks extension (2026-07-28) so the server may answer `tools/call` with a task. */

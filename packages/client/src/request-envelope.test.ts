@@ -17,7 +17,7 @@ describe("RequestEnvelope", () => {
   it("shares one frozen modern _meta until the version or the log level changes", async () => {
     const kit = await sessionKit({});
     kits.push(kit);
-    const envelope = new RequestEnvelope(INFO, () => undefined);
+    const envelope = new RequestEnvelope(INFO);
     const first = envelope.sharedMeta(kit.session);
     expect(Object.isFrozen(first)).toBe(true);
     expect(envelope.sharedMeta(kit.session)).toBe(first);
@@ -31,7 +31,7 @@ describe("RequestEnvelope", () => {
   it("merges the params' own _meta and the call's, the client's fields winning; legacy params pass as they are", async () => {
     const kit = await sessionKit({});
     kits.push(kit);
-    const envelope = new RequestEnvelope(INFO, () => undefined);
+    const envelope = new RequestEnvelope(INFO);
     const params = { _meta: { mine: 1, [PV]: "x" } };
     const out = envelope.params(kit.session, params, { extra: 2 });
     expect(out!._meta).toMatchObject({ mine: 1, extra: 2, [PV]: "2026-07-28" });
@@ -44,10 +44,15 @@ describe("RequestEnvelope", () => {
     const stdio = await sessionKit({});
     const http = await sessionKit({}, { headers: true });
     kits.push(stdio, http);
-    const envelope = new RequestEnvelope(INFO, (name) => (name === "regional" ? (tool as never) : undefined));
+    const envelope = new RequestEnvelope(INFO);
     expect(envelope.headers(stdio.session, "tools/list", {})).toBeUndefined();
     expect(
-      envelope.headers(http.session, "tools/call", { name: "regional", arguments: { region: "eu" } }),
+      envelope.headers(
+        http.session,
+        "tools/call",
+        { name: "regional", arguments: { region: "eu" } },
+        tool as never,
+      ),
     ).toEqual({
       "mcp-protocol-version": "2026-07-28",
       "mcp-method": "tools/call",

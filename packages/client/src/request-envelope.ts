@@ -1,21 +1,19 @@
 import {
   type ClientCapabilities,
-  collectParamHeaders,
-  encodeHeaderValue,
   Header,
   type Implementation,
   type LoggingLevel,
   MetaKey,
-  mcpNameFor,
+  modernRequestHeaders,
   type Tool,
 } from "@mcpkit/protocol";
 import { isObject, withKey } from "./internal/util.js";
 import type { Session } from "./session.js";
 
 /**
- * What a request carries besides its own params, computed by the client and handed down: the modern
- * `_meta` (version, capabilities, client info, log level) inside the params, and, on a transport that
- * carries headers (HTTP), the headers of the send.
+ * What a request carries besides its own params, computed here and nowhere else, and handed down: the
+ * modern `_meta` (version, capabilities, client info, log level) inside the params, and, on a transport
+ * that carries headers (HTTP), every header of the send (the transport computes none).
  *
  * Both are cheap on the hot path: the `_meta` a request carries when the call adds nothing of its own is
  * built once per (version, capabilities, log level) and shared; legacy headers are one shared object per
@@ -25,19 +23,13 @@ export class RequestEnvelope {
   /** Modern: every later request carries it in `_meta`; legacy: sent again after a re-initialize. */
   logLevel: LoggingLevel | undefined = undefined;
   readonly #clientInfo: Implementation;
-  readonly #tools: (name: string) => Tool | undefined;
   #shared:
     | { version: string; declared: ClientCapabilities; logLevel: string | undefined; meta: object }
     | undefined = undefined;
   #legacyHeaders: { version: string; headers: Readonly<Record<string, string>> } | undefined = undefined;
-  // The last `Mcp-Name` and its encoding: a client calls the same few names again and again.
-  #lastName = "";
-  #lastEncoded = "";
 
-  /** @param tools the tool of a name in the last list, whose `x-mcp-header` annotations make `Mcp-Param-*`. */
-  constructor(clientInfo: Implementation, tools: (name: string) => Tool | undefined) {
+  constructor(clientInfo: Implementation) {
     this.#clientInfo = clientInfo;
-    this.#tools = tools;
   }
 
   /**
@@ -87,12 +79,17 @@ export class RequestEnvelope {
 
   /**
    * The headers of one send, or undefined where the transport has none (stdio, in-memory). Modern:
-   * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, and a `tools/call`'s `Mcp-Param-*` from the tool's
-   * schema in the last list. Legacy: the version only (the transport keeps the session id; an
-   * `initialize` is sent without any).
+   * `MCP-Protocol-Version`, `Mcp-Method`, `Mcp-Name`, and a `tools/call`'s `Mcp-Param-*` from `tool`, the
+   * tool of that name in the last list (looked up by the caller). Legacy: the version only (the transport
+   * keeps the session id; an `initialize` is sent without any).
    * @see SPEC.md §3.11
    */
-  headers(session: Session, method: string, params: unknown): Readonly<Record<string, string>> | undefined {
+  headers(
+    session: Session,
+    method: string,
+    params: unknown,
+    tool?: Tool | undefined,
+  ): Readonly<Record<string, string>> | undefined {
     if (!session.headers) return undefined;
     if (session.era !== "modern") {
       let legacy = this.#legacyHeaders;
@@ -105,22 +102,6 @@ export class RequestEnvelope {
       }
       return legacy.headers;
     }
-    const headers: Record<string, string> = {
-      [Header.ProtocolVersion]: session.version,
-      [Header.Method]: method,
-    };
-    const name = mcpNameFor(method, params);
-    if (name !== undefined) {
-      if (name !== this.#lastName) {
-        this.#lastEncoded = encodeHeaderValue(name);
-        this.#lastName = name;
-      }
-      headers[Header.Name] = this.#lastEncoded;
-    }
-    if (method === "tools/call" && isObject(params) && typeof params.name === "string") {
-      const tool = this.#tools(params.name);
-      if (tool) Object.assign(headers, collectParamHeaders(tool.inputSchema, params.arguments));
-    }
-    return headers;
+    return modernRequestHeaders(session.version, method, params, tool?.inputSchema);
   }
 }

@@ -46,6 +46,8 @@ export class Session {
   readonly httpLike: boolean;
   /** The transport puts per-request headers on the wire (HTTP): the client computes them for each send. */
   readonly headers: boolean;
+  /** Telemetry observes this session's peer (the requests of one call then share a token). */
+  readonly observed: boolean;
   era: ProtocolEra = "modern";
   version: string;
   declared: ClientCapabilities = {};
@@ -78,6 +80,7 @@ export class Session {
     this.version = settings.preferredModern;
     // The wire trace and OpenTelemetry: nothing at all when neither is on.
     const observation = observe?.(inner, { era: () => this.era, version: () => this.version });
+    this.observed = observation?.observer !== undefined;
     const wire = wrapTransport(observation?.transport ?? inner, {
       era: () => this.era,
       refuse: () => (hooks.closing() ? new ConnectionClosedError("The client is closing") : undefined),
@@ -136,6 +139,12 @@ export class Session {
   async close(reason?: Error): Promise<void> {
     await this.peer.close(reason).catch(this.#settings.onError);
   }
+}
+
+/** Where the parts get the live session from (the connection: it reconnects first when allowed). */
+export interface SessionSource {
+  /** The live session. @throws ConnectionClosedError when closed or gone for good; Error before connect. */
+  ensure(): Promise<Session>;
 }
 
 /**

@@ -1,17 +1,32 @@
+import type { SubscriptionFilter } from "@mcpkit/protocol";
 import { describe, expect, it } from "vitest";
-import { type SessionKit, sessionKit, unitExchange, useSessionKits } from "../test/unit-kit.js";
+import { fixedSession, type SessionKit, sessionKit, unitChain, useSessionKits } from "../test/unit-kit.js";
+import { ClientLife } from "./client-life.js";
+import type { Subscription } from "./subscription.js";
 import { createSubscription } from "./subscription.js";
 import { Subscriptions, type SubscriptionsHooks } from "./subscriptions.js";
 
 const kits = useSessionKits();
 
+/** The streams of one kit's session (the client passes its connection; here the session is fixed). */
+class KitSubscriptions extends Subscriptions {
+  readonly #kit: SessionKit;
+  constructor(kit: SessionKit, hooks: SubscriptionsHooks) {
+    super(unitChain(), hooks);
+    this.#kit = kit;
+  }
+  override subscribe(filter: SubscriptionFilter): Subscription {
+    return super.subscribe(filter, fixedSession(this.#kit.session));
+  }
+}
+
 function subscriptionsFor(kit: SessionKit, hooks: Partial<SubscriptionsHooks> = {}) {
-  const exchange = unitExchange();
-  return new Subscriptions(exchange, {
+  const life = new ClientLife();
+  life.state = "open";
+  return new KitSubscriptions(kit, {
     options: { name: "t", version: "1" },
     onError: () => {},
-    session: async () => kit.session,
-    isOpen: () => true,
+    life,
     beforeRouting: () => {},
     ...hooks,
   });

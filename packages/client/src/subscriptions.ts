@@ -1,19 +1,18 @@
 import { ConnectionClosedError } from "@mcpkit/jsonrpc";
 import { type LoggingMessageNotificationParams, MetaKey, type SubscriptionFilter } from "@mcpkit/protocol";
-import type { Exchange } from "./exchange.js";
+import type { ClientLife } from "./client-life.js";
 import { isObject } from "./internal/util.js";
 import type { ClientOptions } from "./options.js";
-import type { Session } from "./session.js";
+import type { RequestChain } from "./request-chain.js";
+import type { Session, SessionSource } from "./session.js";
 import { createSubscription, matchesFilter, type Subscription } from "./subscription.js";
 
 /** What subscriptions need from the rest of the client. */
 export interface SubscriptionsHooks {
   readonly options: ClientOptions;
   readonly onError: (error: unknown) => void;
-  /** The live session, reconnecting first when allowed. */
-  session(): Promise<Session>;
   /** Whether the client is open (a closing one sends no `resources/unsubscribe`). */
-  isOpen(): boolean;
+  readonly life: ClientLife;
   /** Every notification goes here first (the caches take `list_changed` and `resources/updated`). */
   beforeRouting(method: string, params: Record<string, unknown>): void;
 }
@@ -26,17 +25,17 @@ export interface SubscriptionsHooks {
  * URI so that one server subscription serves every stream that wants it.
  */
 export class Subscriptions {
-  readonly #exchange: Exchange;
+  readonly #chain: RequestChain;
   readonly #hooks: SubscriptionsHooks;
 
-  constructor(exchange: Exchange, hooks: SubscriptionsHooks) {
-    this.#exchange = exchange;
+  constructor(chain: RequestChain, hooks: SubscriptionsHooks) {
+    this.#chain = chain;
     this.#hooks = hooks;
   }
 
   /**
-   * Handles one notification of `s`: list staleness, `onLog`, the stream it belongs to (by its
-   * subscription tag, else every matching stream), then `onNotification`. Callbacks that throw go to
+   * Handles one notification of `s`: the caches (`beforeRouting`), `onLog`, the stream it belongs to (by
+   * its subscription tag, else every matching stream), then `onNotification`. Callbacks that throw go to
    * `onError`.
    */
   handleNotification(s: Session, method: string, params: Record<string, unknown>): void {
@@ -76,13 +75,16 @@ export class Subscriptions {
     }
   }
 
-  /** A stream of the notifications matching `filter`; it starts at once and ends with the session. */
-  subscribe(filter: SubscriptionFilter): Subscription {
+  /**
+   * A stream of the notifications matching `filter`, on the session `sessions` gives; it starts at once
+   * and ends with the session.
+   */
+  subscribe(filter: SubscriptionFilter, sessions: SessionSource): Subscription {
     const copy: SubscriptionFilter = structuredClone(filter ?? {});
     let stop: () => Promise<void> = async () => {};
     const control = createSubscription(copy, () => stop());
     (async () => {
-      const s = await this.#hooks.session();
+      const s = await sessions.ensure();
       if (control.ended) return;
       s.subs.add(control);
       if (s.era === "modern") {
@@ -91,7 +93,7 @@ export class Subscriptions {
         stop = async () => {
           controller.abort(new ConnectionClosedError("The subscription was closed"));
         };
-        this.#exchange
+        this.#chain
           .request(
             s,
             "subscriptions/listen",
@@ -147,7 +149,7 @@ export class Subscriptions {
     s.resourceRefs.set(uri, count + 1);
     if (count > 0) return;
     try {
-      await this.#exchange.request(s, "resources/subscribe", { uri }, undefined);
+      await this.#chain.request(s, "resources/subscribe", { uri }, undefined);
     } catch (error) {
       s.resourceRefs.set(uri, (s.resourceRefs.get(uri) ?? 1) - 1);
       throw error;
@@ -162,7 +164,7 @@ export class Subscriptions {
       return;
     }
     s.resourceRefs.delete(uri);
-    if (s.dead || !this.#hooks.isOpen()) return;
-    await this.#exchange.request(s, "resources/unsubscribe", { uri }, undefined).catch(this.#hooks.onError);
+    if (s.dead || !this.#hooks.life.isOpen()) return;
+    await this.#chain.request(s, "resources/unsubscribe", { uri }, undefined).catch(this.#hooks.onError);
   }
 }

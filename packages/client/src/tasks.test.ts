@@ -1,14 +1,19 @@
 import { McpError } from "@mcpkit/protocol";
 import { describe, expect, it } from "vitest";
-import { sessionKit, unitExchange, useSessionKits } from "../test/unit-kit.js";
+import { sessionKit, unitChain, useSessionKits } from "../test/unit-kit.js";
 import { TaskCancelledError } from "./errors.js";
 import { TaskPoller } from "./tasks.js";
 
 const kits = useSessionKits();
 
+/** A poller whose polls go down a plain request chain. */
 function poller(onError: (e: unknown) => void = () => {}) {
-  const exchange = unitExchange();
-  return new TaskPoller(exchange, { roots: () => [] }, new AbortController().signal, onError);
+  const chain = unitChain();
+  const tasks = new TaskPoller({ roots: () => [] }, new AbortController().signal, onError);
+  return {
+    poll: (...args: Parameters<TaskPoller["poll"]> extends [unknown, ...infer R] ? R : never) =>
+      tasks.poll(chain.send, ...args),
+  };
 }
 
 describe("TaskPoller", () => {

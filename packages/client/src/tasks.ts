@@ -1,10 +1,10 @@
 import { sleep } from "@mcpkit/jsonrpc";
 import { type DetailedTask, McpError } from "@mcpkit/protocol";
 import { InvalidResultError, TaskCancelledError } from "./errors.js";
-import type { Exchange } from "./exchange.js";
 import type { InputHandlers } from "./input.js";
-import { fulfil, inputSignal } from "./input-rounds.js";
+import { fulfil, inputSignal } from "./input-answers.js";
 import { isObject } from "./internal/util.js";
+import { type Next, Outbound } from "./links/link.js";
 import type { AwaitTaskOptions } from "./options.js";
 import type { Session } from "./session.js";
 
@@ -19,61 +19,52 @@ const DEFAULT_POLL_MS = 1000;
  * life, however often a poll repeats it), and ends with the task's result.
  */
 export class TaskPoller {
-  readonly #exchange: Exchange;
   readonly #handlers: InputHandlers;
   readonly #lifetime: AbortSignal;
   readonly #onError: (error: unknown) => void;
 
-  constructor(
-    exchange: Exchange,
-    handlers: InputHandlers,
-    lifetime: AbortSignal,
-    onError: (error: unknown) => void,
-  ) {
-    this.#exchange = exchange;
+  constructor(handlers: InputHandlers, lifetime: AbortSignal, onError: (error: unknown) => void) {
     this.#handlers = handlers;
     this.#lifetime = lifetime;
     this.#onError = onError;
   }
 
   /**
-   * Polls until the task ends and resolves with its result. Its polls are one `operation` (given: the
-   * call that created the task, so telemetry links them to that call's span).
+   * Polls until the task ends, through `send` (the request chain), and resolves with its result. Its polls
+   * carry `operation` (the token of the call that created the task, so telemetry links them to its span).
    * @throws McpError when the task failed; TaskCancelledError when it was cancelled; `signal.reason`
    *   when the call was aborted (or the client closed) between polls.
    */
   async poll(
+    send: Next,
     s: Session,
     taskId: string,
     call: AwaitTaskOptions | undefined,
-    operation: object = {},
+    operation?: object,
   ): Promise<Record<string, unknown>> {
     const linked = inputSignal(call, this.#lifetime);
+    const request = (method: string, params: Record<string, unknown>): Promise<unknown> => {
+      const op = new Outbound(s, method, params, call);
+      op.operation = operation;
+      return send(op);
+    };
     try {
-      return await this.#pollUntilDone(s, taskId, call, linked.signal, operation);
+      return await this.#pollUntilDone(request, s, taskId, call, linked.signal);
     } finally {
       linked.unlink();
     }
   }
 
   async #pollUntilDone(
+    request: (method: string, params: Record<string, unknown>) => Promise<unknown>,
     s: Session,
     taskId: string,
     call: AwaitTaskOptions | undefined,
     signal: AbortSignal,
-    operation: object,
   ): Promise<Record<string, unknown>> {
-    const exchange = this.#exchange;
     const answered = new Set<string>();
     for (;;) {
-      const task = (await exchange.request(
-        s,
-        "tasks/get",
-        { taskId },
-        call,
-        undefined,
-        operation,
-      )) as DetailedTask;
+      const task = (await request("tasks/get", { taskId })) as DetailedTask;
       if (!isObject(task) || typeof task.status !== "string") {
         throw new InvalidResultError("tasks/get", "tasks/get returned no task");
       }
@@ -96,7 +87,7 @@ export class TaskPoller {
           const keys = Object.keys(responses);
           if (keys.length > 0) {
             const update = { taskId, inputResponses: responses };
-            await exchange.request(s, "tasks/update", update, call, undefined, operation);
+            await request("tasks/update", update);
             for (const key of keys) answered.add(key);
             continue;
           }

@@ -2,8 +2,11 @@
 // an in-memory pair to a hand-written responder, with default settings.
 import type { Transport } from "@mcpkit/jsonrpc";
 import { afterEach } from "vitest";
-import { Exchange, type ExchangeHooks } from "../src/exchange.js";
+import type { InputRoundsOptions } from "../src/links/input-rounds-link.js";
+import type { ClientLink } from "../src/links/link.js";
+import type { RetryHooks } from "../src/links/retry-link.js";
 import { type ClientOptions, resolveSettings } from "../src/options.js";
+import { RequestChain } from "../src/request-chain.js";
 import { RequestEnvelope } from "../src/request-envelope.js";
 import { type Session, type SessionHooks, startSession } from "../src/session.js";
 import { type Handler, type Responder, responder } from "./helpers.js";
@@ -68,15 +71,37 @@ export function useSessionKits(): SessionKit[] {
   return kits;
 }
 
+/** A source that always gives `session` (what the connection is to the parts that need the session). */
+export function fixedSession(session: Session): { ensure(): Promise<Session> } {
+  return { ensure: async () => session };
+}
+
 /**
- * An Exchange with nothing of note: no request settings, the envelope of client "t" 1, no lock, a link
- * that is always open and whose reconnect hooks do nothing unless `hooks` replace them.
+ * A request chain with nothing of note: no request settings, the envelope of client "t" 1, no lock, a
+ * client that is always open and whose re-initialize does nothing, no input handlers and no task polling,
+ * unless `parts` replace them.
  */
-export function unitExchange(hooks: Partial<ExchangeHooks> = {}): Exchange {
-  return new Exchange({}, new RequestEnvelope({ name: "t", version: "1" }, () => undefined), undefined, {
-    isOpen: () => true,
-    reinitialize: async () => {},
-    refreshTools: async () => {},
-    ...hooks,
+export function unitChain(
+  parts: {
+    retry?: Partial<RetryHooks>;
+    links?: ClientLink[];
+    envelope?: RequestEnvelope;
+    rounds?: Partial<InputRoundsOptions>;
+  } = {},
+): RequestChain {
+  return new RequestChain({
+    requestConfig: {},
+    envelope: parts.envelope ?? new RequestEnvelope({ name: "t", version: "1" }),
+    lock: undefined,
+    links: parts.links,
+    retry: { isOpen: () => true, reinitialize: async () => {}, ...parts.retry },
+    rounds: {
+      handlers: {},
+      lifetime: new AbortController().signal,
+      maxInputRounds: 10,
+      tasks: false,
+      pollTask: async () => ({}),
+      ...parts.rounds,
+    },
   });
 }

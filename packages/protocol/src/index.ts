@@ -16,6 +16,7 @@ export {
   validateXMcpHeaderAnnotations,
   X_MCP_HEADER,
 } from "./headers.js";
+export { modernRequestHeaders } from "./request-headers.js";
 export {
   createJsonSchemaValidator,
   type JsonSchemaValidatorOptions,

@@ -86,6 +86,7 @@ describe("the public surface", () => {
         "isSupportedVersion",
         "loadOpenTelemetry",
         "mcpNameFor",
+        "modernRequestHeaders",
         "readResultType",
         "readUnsupportedVersionData",
         "requiredCapability",
