@@ -44,6 +44,8 @@ export interface CliArgs {
   oauth: boolean;
   clientId?: string;
   clientSecret?: string;
+  /** `--issuer URL`: the authorization server `--client-id` is registered with (its secret goes only there). */
+  issuer?: string;
   timeout?: number;
   /** `--connect-timeout MS`: bound on the handshake (default: `--timeout` when given, else the client's). */
   connectTimeout?: number;
@@ -144,6 +146,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "--client-id":
         out.clientId = value(token);
         break;
+      case "--issuer":
+        out.issuer = value(token);
+        break;
       case "--client-secret":
         out.clientSecret = value(token);
         break;
@@ -235,6 +240,8 @@ export function parseArgs(argv: readonly string[]): CliArgs {
     throw new UsageError("--oauth applies to HTTP servers only");
   if (out.oauth && out.bearerToken !== undefined)
     throw new UsageError("use either --oauth or --bearer-token");
+  if (out.clientId !== undefined && out.issuer === undefined)
+    throw new UsageError("--client-id needs --issuer URL, the authorization server it is registered with");
   return out;
 }
 

@@ -43,6 +43,8 @@ Options:
   --json                        machine-readable output
   -H, --header "Name: value"    HTTP header (repeatable)      --bearer-token TOKEN
   --oauth [--client-id ID [--client-secret S]]  sign in to a protected server (opens a loopback redirect)
+                                --issuer URL: the authorization server the client is registered with
+                                (required with --client-id; its id and secret are sent only there)
                                 the login is kept in ~/.config/mcpkit/tokens.json (0600; XDG_CONFIG_HOME,
                                 MCPKIT_CONFIG_DIR move it) and refreshed; \`mcpkit logout\` forgets it
   --timeout MS                  per-request timeout (and the handshake's, unless --connect-timeout)
@@ -149,9 +151,11 @@ async function oauthFor(url: string, args: CliArgs, io: CliIo) {
     redirectUri: redirect.redirectUri,
     onRedirect: (authorizationUrl, context) => redirect.onRedirect(authorizationUrl, context),
     clientMetadata: { client_name: "mcpkit CLI", redirect_uris: [redirect.redirectUri] },
-    ...(args.clientId
+    ...(args.clientId && args.issuer
       ? {
           client: {
+            // Tied to its authorization server: the id and secret are never sent to another one.
+            issuer: args.issuer,
             clientId: args.clientId,
             ...(args.clientSecret ? { clientSecret: args.clientSecret } : {}),
           },
