@@ -8,6 +8,7 @@ import type {
 } from "@mcpkit/jsonrpc";
 import { MetaKey } from "./meta.js";
 import { loadOpenTelemetry } from "./otel-api.js";
+import { sha256 } from "./sha256.js";
 
 /*
  * OpenTelemetry for MCP, per the semantic conventions for MCP (OpenTelemetry GenAI conventions, "Model
@@ -102,6 +103,13 @@ export type TelemetryOption =
       tracerProvider?: OtelTracerProvider;
       /** Default: the API's global meter provider, read once when the client or server first connects. */
       meterProvider?: OtelMeterProvider;
+      /**
+       * Put the raw `Mcp-Session-Id` in the `mcp.session.id` span attribute. Default false: the attribute
+       * holds `sha256:` and the first 32 hex digits of its SHA-256, which tells spans of one session
+       * apart but cannot be sent back as a session id (anyone who reads the traces could otherwise join
+       * the session).
+       */
+      rawSessionId?: boolean;
     };
 
 /** SpanKind and SpanStatusCode values of the API (stable numbers of the OpenTelemetry specification). */
@@ -156,6 +164,8 @@ export class McpTelemetry {
   readonly side: "client" | "server";
   /** False when the meter is the API's no-op one: attributes for metrics are then never built. */
   readonly metering: boolean;
+  /** Spans carry the raw session id (`TelemetryOption.rawSessionId`); otherwise its hash. */
+  readonly rawSessionId: boolean;
   /** The no-op provider the global proxy delegates to without an SDK; undefined when that cannot be told. */
   readonly #noSdk: unknown;
   /** The span context of each operation's first request (`RequestOptions.operation`), for links. */
@@ -171,6 +181,7 @@ export class McpTelemetry {
     this.api = api;
     this.side = side;
     const o = option === false ? undefined : option;
+    this.rawSessionId = o?.rawSessionId === true;
     this.tracer = (o?.tracerProvider ?? api.trace).getTracer(name, version);
     const meter = (o?.meterProvider ?? api.metrics).getMeter(name, version);
     const advice = { explicitBucketBoundaries: MCP_DURATION_BUCKETS };
@@ -228,6 +239,16 @@ export class McpTelemetry {
   static now(): number {
     return now();
   }
+}
+
+const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
+
+/** `sha256:` and the first 32 hex digits of the SHA-256 of `sessionId` (see `TelemetryOption.rawSessionId`). */
+function hashedSessionId(sessionId: string): string {
+  const digest = sha256(new TextEncoder().encode(sessionId));
+  let out = "sha256:";
+  for (let i = 0; i < 16; i++) out += HEX[digest[i]!];
+  return out;
 }
 
 /** The low-cardinality attributes of one message (those that metrics carry too) and its span name. */
@@ -368,11 +389,25 @@ class InboundSpan implements InboundWatch {
 
 /** The {@link PeerObserver} of one connection: client spans out, server spans in, context in `_meta`. */
 class McpObserver implements PeerObserver {
+  // A connection has one session: its attribute is computed once, not per span.
+  private lastSession = "";
+  private lastAttribute = "";
+
   constructor(
     private readonly telemetry: McpTelemetry,
     private readonly facts: ConnectionFacts,
     private readonly histogram: OtelHistogram,
   ) {}
+
+  /** `mcp.session.id`: the session id hashed (not a key anyone could use), unless the app asked for it raw. */
+  private sessionAttribute(sessionId: string): string {
+    if (this.telemetry.rawSessionId) return sessionId;
+    if (sessionId !== this.lastSession) {
+      this.lastSession = sessionId;
+      this.lastAttribute = hashedSessionId(sessionId);
+    }
+    return this.lastAttribute;
+  }
 
   requestOut(
     method: string,
@@ -433,7 +468,7 @@ class McpObserver implements PeerObserver {
       if (id !== undefined) span.setAttribute("jsonrpc.request.id", String(id));
       if (uri !== undefined) span.setAttribute("mcp.resource.uri", uri);
       const session = this.facts.sessionId();
-      if (session !== undefined) span.setAttribute("mcp.session.id", session);
+      if (session !== undefined) span.setAttribute("mcp.session.id", this.sessionAttribute(session));
     }
     const sent = valid ? inject(api, api.trace.setSpan(parent, span), params) : params;
     return new OutboundSpan(
@@ -480,7 +515,7 @@ class McpObserver implements PeerObserver {
       if (id !== undefined) span.setAttribute("jsonrpc.request.id", String(id));
       if (uri !== undefined) span.setAttribute("mcp.resource.uri", uri);
       const session = (info?.sessionId as string | undefined) ?? this.facts.sessionId();
-      if (session !== undefined) span.setAttribute("mcp.session.id", session);
+      if (session !== undefined) span.setAttribute("mcp.session.id", this.sessionAttribute(session));
     }
     return new InboundSpan(
       telemetry,
