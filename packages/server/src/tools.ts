@@ -89,7 +89,7 @@ export async function callTool(core: ServerCore, call: CallInfo, p: Params): Pro
       ctx,
       run,
       (value) => finishToolResult(core, tool, call.era, value as ToolReturn),
-      toolErrorResult,
+      (error) => toolErrorResult(error, (message, detail) => core.logger.error(message, detail)),
     );
   }
   return callAsTask(core, tool, ctx, run);
@@ -125,7 +125,7 @@ async function callAsTask(
     ctx,
     () => running,
     (value) => finishToolResult(core, tool, "modern", value as ToolReturn),
-    (error) => toolErrorResult(error),
+    (error) => toolErrorResult(error, (message, detail) => core.logger.error(message, detail)),
   );
   const first = await Promise.race([
     outcome.then(

@@ -39,10 +39,31 @@ export function toWireToolResult(value: ToolReturn): Record<string, unknown> {
   return { content: [{ type: "text", text: JSON.stringify(value) }], structuredContent: value };
 }
 
-/** The result of a tool whose handler threw: the message only, never a stack or other detail. */
-export function toolErrorResult(error: unknown): Record<string, unknown> {
-  const message = error instanceof Error ? error.message : typeof error === "string" ? error : "Tool failed";
+/**
+ * The result of a tool whose handler threw: the message only, never a stack or other detail. A system
+ * error of Node's (`ENOENT: no such file or directory, open '/srv/app/…'`: a `code` and a `syscall`)
+ * names a path of the server's machine, so the client reads only its code; `log`, when given, gets the
+ * whole error.
+ */
+export function toolErrorResult(
+  error: unknown,
+  log?: (message: string, detail: unknown) => void,
+): Record<string, unknown> {
+  let message = error instanceof Error ? error.message : typeof error === "string" ? error : "Tool failed";
+  if (isSystemError(error)) {
+    log?.("A tool failed with a system error (the client is told its code only)", error);
+    message = `The tool failed: a system error (${error.code})`;
+  }
   return { content: [{ type: "text", text: message }], isError: true };
+}
+
+/** Whether `error` is one of Node's system errors (fs, net, child_process), which carry paths and hosts. */
+export function isSystemError(error: unknown): error is Error & { code: string; syscall: string } {
+  return (
+    error instanceof Error &&
+    typeof (error as { code?: unknown }).code === "string" &&
+    typeof (error as { syscall?: unknown }).syscall === "string"
+  );
 }
 
 /**

@@ -1,5 +1,10 @@
 // A matcher for RFC 6570 URI templates, enough to route `resources/read` to a template: simple `{x}`,
 // reserved `{+x}`, fragment `{#x}`, label `{.x}`, path `{/x}` and query `{?x,y}` / `{&x}` expressions.
+//
+// Only reserved `{+x}` and fragment `{#x}` expansion may carry a `/` (RFC 6570 percent-encodes it
+// everywhere else). So a URI whose decoded value for any other expression holds a `/` or `\\` (as
+// `..%2F..%2Fetc%2Fpasswd` does), a NUL, or is `.` or `..`, does not match: a handler given `{name}` is
+// never handed a path to climb out with.
 
 /** A compiled template: `match(uri)` gives the variables, or `undefined` when the URI does not fit. */
 export interface UriTemplateMatcher {
@@ -12,6 +17,11 @@ const EXPRESSION = /\{([+#./;?&]?)([^}]+)\}/g;
 
 function escapeRegex(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+}
+
+/** Whether a decoded value may be the value of a non-reserved expression: one path segment, no dot segment. */
+function isPlainValue(value: string): boolean {
+  return value !== "." && value !== ".." && !/[/\\\0]/.test(value);
 }
 
 function safeDecode(text: string): string {
@@ -30,7 +40,7 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
     throw new TypeError(`Invalid URI template: ${template}`);
   }
   const names: string[] = [];
-  const groups: Array<{ names: string[]; query: boolean }> = [];
+  const groups: Array<{ names: string[]; query: boolean; reserved: boolean }> = [];
   let pattern = "^";
   let last = 0;
   for (const m of template.matchAll(EXPRESSION)) {
@@ -44,7 +54,7 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
     names.push(...vars);
     if (operator === "?" || operator === "&") {
       // Query expressions: everything after is parsed as a query string.
-      groups.push({ names: vars, query: true });
+      groups.push({ names: vars, query: true, reserved: false });
       pattern += operator === "?" ? "(?:\\?(.*))?" : "(?:&(.*))?";
       continue;
     }
@@ -54,7 +64,7 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
     // Each variable of a multi-variable expression is captured on its own.
     const parts = vars.map(() => `(${charClass})`);
     pattern += `${lead}${parts.join(escapeRegex(separator))}`;
-    groups.push({ names: vars, query: false });
+    groups.push({ names: vars, query: false, reserved: operator === "+" || operator === "#" });
   }
   const tail = template.slice(last);
   if (tail.includes("{") || tail.includes("}")) throw new TypeError(`Invalid URI template: ${template}`);
@@ -75,13 +85,19 @@ export function compileUriTemplate(template: string): UriTemplateMatcher {
           for (const pair of text.split("&")) {
             const eq = pair.indexOf("=");
             const key = safeDecode(eq < 0 ? pair : pair.slice(0, eq));
-            if (group.names.includes(key)) out[key] = safeDecode(eq < 0 ? "" : pair.slice(eq + 1));
+            if (!group.names.includes(key)) continue;
+            const value = safeDecode(eq < 0 ? "" : pair.slice(eq + 1));
+            if (!isPlainValue(value)) return undefined;
+            out[key] = value;
           }
           continue;
         }
         for (const name of group.names) {
-          const value = m[index++];
-          if (value !== undefined) out[name] = safeDecode(value);
+          const raw = m[index++];
+          if (raw === undefined) continue;
+          const value = safeDecode(raw);
+          if (!group.reserved && !isPlainValue(value)) return undefined;
+          out[name] = value;
         }
       }
       return out;
