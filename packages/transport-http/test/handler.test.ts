@@ -139,9 +139,12 @@ describe("request checks", () => {
 
 describe("DNS-rebinding protection: the Origin and Host matrix", () => {
   const origins: Array<[string, number]> = [
-    ["http://localhost:3000", 200],
+    // Loopback origins pass on the request's own port only (here none: port 80), by any loopback name.
+    ["http://localhost:3000", 403],
+    ["http://localhost", 200],
     ["http://127.0.0.1", 200],
-    ["http://[::1]:8080", 200],
+    ["http://[::1]:8080", 403],
+    ["http://[::1]", 200],
     ["https://evil.example.com", 403],
     ["http://localhost.evil.example.com", 403],
     ["null", 403],

@@ -6,8 +6,9 @@ import {
   errorReply,
   hostAllowed,
   isJsonContentType,
-  originAllowed,
+  isLoopbackHostname,
   type Reply,
+  splitHost,
 } from "./http-util.js";
 import { type InboundRequest, TOO_LARGE } from "./inbound.js";
 
@@ -17,12 +18,34 @@ export type ValidMessage = Exclude<ParsedMessage, { kind: "invalid" }>;
 /** The era a POST belongs to. */
 export type Era = "legacy" | "modern";
 
+/**
+ * Whether a browser page on `origin` may use this endpoint: it is in `allowed` (or `allowed` has `"*"`),
+ * or it is a loopback origin on the port the request was sent to (a page of this server itself, by any
+ * loopback name). A page on another loopback port is another site (any local program, a dev server, a
+ * page a browser extension opened) and is refused like any foreign origin.
+ */
+export function originPasses(origin: string, allowed: readonly string[], host: string): boolean {
+  if (allowed.includes("*") || allowed.includes(origin)) return true;
+  let url: URL;
+  try {
+    url = new URL(origin);
+  } catch {
+    return false;
+  }
+  if (!isLoopbackHostname(url.hostname)) return false;
+  const target = splitHost(host);
+  // URL drops a scheme's default port; a Host header may still name it.
+  const defaultPort = url.protocol === "https:" ? "443" : url.protocol === "http:" ? "80" : "";
+  const port = target.port === defaultPort ? "" : target.port;
+  return isLoopbackHostname(target.hostname) && url.port === port;
+}
+
 // DNS rebinding: a browser page on another origin can reach a loopback server; its Origin gives it away,
 // and for a server bound to loopback a foreign Host does too (the conformance suite sends both).
 /** The 403 for a foreign `Origin` or a disallowed `Host`, else undefined. */
 export function checkOrigin(state: HandlerState, req: InboundRequest): Rejection | undefined {
   const origin = req.header("origin");
-  if (origin !== null && !originAllowed(origin, state.allowedOrigins)) {
+  if (origin !== null && !originPasses(origin, state.allowedOrigins, req.host())) {
     return reject(403, -32600, "Forbidden: origin not allowed");
   }
   const allowedHosts = state.allowedHosts;
