@@ -1,36 +1,17 @@
 // The CLI run as a user runs it: its bin entry bundled into one script, started with plain node in a
 // child process. Exact output and exit codes for the errors a newcomer meets in the first hour, and the
 // `tools` listing.
-import { execFile } from "node:child_process";
 import { createServer as createNetServer } from "node:net";
 import path from "node:path";
-import { bundleFixture } from "@mcpkit/test-kit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createServer, McpError, type RunningServer, serve } from "../src/index.js";
-
-interface Run {
-  code: number;
-  stdout: string;
-  stderr: string;
-}
+import { type CliRun, runCli } from "./cli-runner.js";
 
 const FIXTURES = path.join(import.meta.dirname, "fixtures", "cli");
-let cli: string;
 
-/** Runs the bundled CLI; resolves with its exit code and output (never rejects on a non-zero exit). */
-function mcpkit(...args: string[]): Promise<Run> {
-  return new Promise((resolve, reject) => {
-    execFile(
-      process.execPath,
-      [cli, ...args],
-      { cwd: FIXTURES, timeout: 30_000 },
-      (error, stdout, stderr) => {
-        const code = error === null ? 0 : (error as { code?: unknown }).code;
-        if (typeof code !== "number") reject(error);
-        else resolve({ code, stdout, stderr });
-      },
-    );
-  });
+/** Runs the bundled CLI in the fixtures folder. */
+function mcpkit(...args: string[]): Promise<CliRun> {
+  return runCli(args, { cwd: FIXTURES });
 }
 
 /** A port nothing listens on: bound, then released. */
@@ -46,7 +27,6 @@ let running: RunningServer;
 let base: string;
 
 beforeAll(async () => {
-  cli = await bundleFixture(path.join(import.meta.dirname, "..", "src", "bin.ts"));
   const server = createServer({ name: "demo", version: "1.0.0" });
   server.registerTool(
     "forecast",
@@ -173,7 +153,8 @@ describe("mcpkit CLI errors that name the cause (built CLI, child process)", () 
     expect(await mcpkit("tools")).toEqual({
       code: 2,
       stdout: "",
-      stderr: "mcpkit: tools needs a target: a URL, -- command args…, or --config FILE --server NAME\n",
+      stderr:
+        "mcpkit: tools needs a target: an http(s) URL (before or after the name), -- command args… (last on the line), or --config FILE --server NAME\n",
     });
     expect(await mcpkit("tools", "--connect-timeout", "soon", running.url)).toEqual({
       code: 2,

@@ -27,15 +27,18 @@ export interface CliArgs {
   /** The command a `--help` asks about, if any. */
   helpFor?: Command;
   target?: CliTarget;
-  /** `call`: the tool; `read`: the URI; `prompt`: the prompt name; `skill`: the skill's name or URI. */
+  /**
+   * `call`: the tool; `read`: the URI; `prompt`: the prompt name; `skill`: the skill's name or URI.
+   * Absent when the line gave none: the CLI then names what the server has (a usage error, exit 2).
+   */
   name?: string;
   /** `skill --file PATH`: a file of the skill (relative to its root) instead of its SKILL.md. */
   file?: string;
   /** `--arg k=v` pairs, in order. */
   pairs: Array<[string, string]>;
-  /** `--json '{…}'` arguments object for `call` / `prompt`. */
+  /** `--args '{…}'` (or the old `--json '{…}'`): the arguments object for `call` / `prompt`. */
   jsonArgs?: Record<string, unknown>;
-  /** `--json` with no object after it: machine-readable output. */
+  /** `--json`: machine-readable output. */
   json: boolean;
   verbose: boolean;
   headers: Record<string, string>;
@@ -46,11 +49,19 @@ export interface CliArgs {
   clientSecret?: string;
   /** `--issuer URL`: the authorization server `--client-id` is registered with (its secret goes only there). */
   issuer?: string;
+  /** `--redirect-port PORT`: the loopback redirect's port (a pre-registered client's fixed redirect URI). */
+  redirectPort?: number;
   timeout?: number;
   /** `--connect-timeout MS`: bound on the handshake (default: `--timeout` when given, else the client's). */
   connectTimeout?: number;
   /** `--trace`: the wire trace (each JSON-RPC message in and out) on stderr. */
   trace?: boolean;
+  /** `--trace-arguments`: the trace with the values of tool and prompt arguments (redacted otherwise). */
+  traceArguments?: boolean;
+  /** `--save DIR`: `call` / `read` write binary contents (images, audio, blobs) into DIR. */
+  save?: string;
+  /** One-line notices for stderr (an old spelling accepted, a secret on the command line). */
+  notices: string[];
 }
 
 /** A command line the CLI cannot act on; its message is the one line the user sees. */
@@ -58,20 +69,60 @@ export class UsageError extends Error {
   override name = "UsageError";
 }
 
-const NEEDS_NAME: Partial<Record<Command, string>> = {
-  call: "<tool>",
-  read: "<uri>",
-  prompt: "<name>",
-  skill: "<name>",
+/** The commands that take a name, and what it names. */
+const NAMED: Partial<Record<Command, string>> = {
+  call: "tool",
+  read: "URI",
+  prompt: "prompt",
+  skill: "skill",
 };
 
+const TARGET_FORMS =
+  "an http(s) URL (before or after the name), -- command args… (last on the line), or --config FILE --server NAME";
+
+function isHttpUrl(text: string): boolean {
+  return /^https?:\/\//i.test(text);
+}
+
+function positiveMs(flag: string, raw: string): number {
+  const ms = Number(raw);
+  if (!(ms > 0)) throw new UsageError(`${flag} expects a positive number of milliseconds, got ${raw}`);
+  return ms;
+}
+
+function jsonObject(flag: string, text: string): Record<string, unknown> {
+  try {
+    const parsed: unknown = JSON.parse(text);
+    if (typeof parsed === "object" && parsed !== null && !Array.isArray(parsed))
+      return parsed as Record<string, unknown>;
+  } catch {
+    // Reported below, as for any other value that is not an object.
+  }
+  throw new UsageError(`${flag} expects a JSON object, got ${text}`);
+}
+
 /**
- * Parses `mcpkit <command> [options] <target> [name]`. The target is a URL, `--config FILE --server
- * NAME`, or everything after `--` (a command and its arguments). Pure: no I/O.
+ * Parses a command line: `mcpkit <command> [options] [target] [name]`, the options anywhere before `--`.
+ *
+ * The target is one of: an http(s) URL, anywhere among the words after the command (before or after the
+ * name: `call URL tool` and `call tool URL` are the same); `--config FILE --server NAME`; or `-- command
+ * args…`, always last (everything after `--` is the server's command line). The name (`call`'s tool,
+ * `read`'s URI, `prompt`'s and `skill`'s name) is the one other word; `read` of an http(s) URI with a URL
+ * target takes the first URL as the target. Arguments: `--arg k=v` (repeatable) and `--args '{…}'`;
+ * `--json` asks for JSON output (`--json '{…}'`, the old spelling of `--args`, is accepted with a notice).
+ * Pure: no I/O.
  * @throws UsageError with a one-line message.
  */
 export function parseArgs(argv: readonly string[]): CliArgs {
-  const out: CliArgs = { command: "help", pairs: [], json: false, verbose: false, headers: {}, oauth: false };
+  const out: CliArgs = {
+    command: "help",
+    pairs: [],
+    json: false,
+    verbose: false,
+    headers: {},
+    oauth: false,
+    notices: [],
+  };
   const dashdash = argv.indexOf("--");
   const head = dashdash === -1 ? [...argv] : argv.slice(0, dashdash);
   const tail = dashdash === -1 ? [] : argv.slice(dashdash + 1);
@@ -103,24 +154,27 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       case "--trace":
         out.trace = true;
         break;
+      case "--trace-arguments":
+        out.trace = true;
+        out.traceArguments = true;
+        break;
       case "--json": {
-        // `--json '{…}'` carries arguments; a bare `--json` asks for machine-readable output.
+        // The old spelling of --args: `--json '{…}'`. A bare `--json` asks for JSON output.
         const next = head[i + 1];
         if (next?.trimStart().startsWith("{")) {
           i++;
-          try {
-            const parsed: unknown = JSON.parse(next);
-            if (typeof parsed !== "object" || parsed === null || Array.isArray(parsed))
-              throw new Error("not an object");
-            out.jsonArgs = parsed as Record<string, unknown>;
-          } catch {
-            throw new UsageError(`--json expects a JSON object, got ${next}`);
-          }
+          out.jsonArgs = jsonObject("--json", next);
+          out.notices.push(
+            "--json '{…}' for arguments is now --args '{…}' (--json alone asks for JSON output)",
+          );
         } else {
           out.json = true;
         }
         break;
       }
+      case "--args":
+        out.jsonArgs = jsonObject(token, value(token));
+        break;
       case "-a":
       case "--arg": {
         const pair = value(token);
@@ -139,6 +193,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
       }
       case "--bearer-token":
         out.bearerToken = value(token);
+        out.notices.push(
+          "--bearer-token is visible to other users in the process list; set MCPKIT_BEARER_TOKEN instead",
+        );
         break;
       case "--oauth":
         out.oauth = true;
@@ -151,23 +208,24 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         break;
       case "--client-secret":
         out.clientSecret = value(token);
+        out.notices.push(
+          "--client-secret is visible to other users in the process list; set MCPKIT_CLIENT_SECRET instead",
+        );
         break;
-      case "--timeout": {
+      case "--redirect-port": {
         const raw = value(token);
-        const ms = Number(raw);
-        if (!(ms > 0))
-          throw new UsageError(`--timeout expects a positive number of milliseconds, got ${raw}`);
-        out.timeout = ms;
+        const port = Number(raw);
+        if (!Number.isInteger(port) || port < 1 || port > 65_535)
+          throw new UsageError(`--redirect-port expects a port number (1-65535), got ${raw}`);
+        out.redirectPort = port;
         break;
       }
-      case "--connect-timeout": {
-        const raw = value(token);
-        const ms = Number(raw);
-        if (!(ms > 0))
-          throw new UsageError(`--connect-timeout expects a positive number of milliseconds, got ${raw}`);
-        out.connectTimeout = ms;
+      case "--timeout":
+        out.timeout = positiveMs(token, value(token));
         break;
-      }
+      case "--connect-timeout":
+        out.connectTimeout = positiveMs(token, value(token));
+        break;
       case "--config":
         configFile = value(token);
         break;
@@ -176,6 +234,9 @@ export function parseArgs(argv: readonly string[]): CliArgs {
         break;
       case "--file":
         out.file = value(token);
+        break;
+      case "--save":
+        out.save = value(token);
         break;
       default:
         if (token.startsWith("-")) throw new UsageError(`unknown option ${token} (see mcpkit --help)`);
@@ -204,44 +265,53 @@ export function parseArgs(argv: readonly string[]): CliArgs {
   if (out.command === "logout") {
     const url = positionals.shift();
     if (url !== undefined) {
-      if (!/^https?:\/\//i.test(url)) throw new UsageError(`logout takes a server URL, got ${url}`);
+      if (!isHttpUrl(url)) throw new UsageError(`logout takes a server URL, got ${url}`);
       out.target = { kind: "url", url };
     }
     if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
     return out;
   }
 
+  const needs = NAMED[out.command as Command];
+  let names = positionals;
   if (configFile !== undefined || configServer !== undefined) {
     if (configFile === undefined) throw new UsageError("--server needs --config FILE");
+    if (tail.length > 0) throw new UsageError("give one target: --config FILE --server NAME or -- command");
     out.target = { kind: "config", file: configFile, server: configServer };
-  } else if (tail.length > 0) {
+  } else if (dashdash !== -1) {
+    if (tail.length === 0) throw new UsageError("-- must be followed by the server's command line");
     out.target = { kind: "command", command: tail[0]!, args: tail.slice(1) };
   } else {
-    const url = positionals.shift();
-    if (url === undefined) {
-      throw new UsageError(
-        `${command} needs a target: a URL, -- command args…, or --config FILE --server NAME`,
-      );
+    // The URL may come before or after the name; with two (`read URL http-uri`), the first is the target.
+    const at = positionals.findIndex(isHttpUrl);
+    if (at === -1) {
+      const of = needs && positionals.length === 1 ? ` for ${needs} "${positionals[0]}"` : "";
+      const got = !of && positionals.length > 0 ? `, got ${positionals.join(" ")}` : "";
+      throw new UsageError(`${command} needs a target${of}: ${TARGET_FORMS}${got}`);
     }
-    if (!/^https?:\/\//i.test(url))
-      throw new UsageError(`target must be an http(s) URL or follow --, got ${url}`);
-    out.target = { kind: "url", url };
+    out.target = { kind: "url", url: positionals[at]! };
+    names = positionals.filter((_word, index) => index !== at);
   }
 
-  const needs = NEEDS_NAME[out.command as Command];
-  if (needs) {
-    const name = positionals.shift();
-    if (name === undefined) throw new UsageError(`${command} needs ${needs}`);
-    out.name = name;
-  }
-  if (positionals.length > 0) throw new UsageError(`unexpected argument ${positionals[0]}`);
+  if (needs && names.length > 0) out.name = names.shift()!;
+  if (names.length > 0) throw new UsageError(`unexpected argument ${names[0]}`);
   if (out.file !== undefined && out.command !== "skill") throw new UsageError("--file applies to skill only");
+  if (out.save !== undefined && out.command !== "call" && out.command !== "read")
+    throw new UsageError("--save applies to call and read only");
+  if (
+    (out.pairs.length > 0 || out.jsonArgs !== undefined) &&
+    out.command !== "call" &&
+    out.command !== "prompt"
+  )
+    throw new UsageError("--arg and --args apply to call and prompt only");
   if (out.oauth && out.target.kind === "command")
     throw new UsageError("--oauth applies to HTTP servers only");
   if (out.oauth && out.bearerToken !== undefined)
     throw new UsageError("use either --oauth or --bearer-token");
   if (out.clientId !== undefined && out.issuer === undefined)
     throw new UsageError("--client-id needs --issuer URL, the authorization server it is registered with");
+  if (out.redirectPort !== undefined && !out.oauth)
+    throw new UsageError("--redirect-port applies to --oauth");
   return out;
 }
 

@@ -24,10 +24,28 @@ export function errorText(error: unknown, commandLine: string | undefined): stri
     if (tail.length === 0) return `${who} ${how}`;
     return `${who} ${how}; its last stderr lines:\n${tail.map((line) => `  ${line}`).join("\n")}`;
   }
+  const inUse = findCode(error, "EADDRINUSE");
+  if (inUse !== undefined) {
+    const where =
+      typeof inUse.port === "number"
+        ? `port ${inUse.port}${inUse.address ? ` on ${inUse.address}` : ""}`
+        : "the port";
+    // The CLI's own wording names the flag; Node's (`listen EADDRINUSE: address already in use …`) does not.
+    const message = (error as Error).message;
+    return message.includes("(EADDRINUSE)") ? message : `${where} is already in use (EADDRINUSE)`;
+  }
   const e = error as { message?: unknown; code?: unknown };
   const message = typeof e?.message === "string" ? e.message : String(error);
   const code = typeof e?.code === "number" ? String(e.code) : undefined;
   return code === undefined || message.includes(code) ? message : `${message} (${code})`;
+}
+
+/** The error along the `cause` chain whose `code` is `code` (Node's system errors carry one). */
+function findCode(error: unknown, code: string): { port?: unknown; address?: unknown } | undefined {
+  for (let e = error, depth = 0; e instanceof Error && depth < 4; e = e.cause, depth++) {
+    if ((e as { code?: unknown }).code === code) return e as { port?: unknown; address?: unknown };
+  }
+  return undefined;
 }
 
 /** The `McpCrashError` an error is or was caused by (a call on a dead connection wraps it). */

@@ -25,6 +25,10 @@ const PLAIN: Record<string, string> = {
   UND_ERR_SOCKET: "the connection closed unexpectedly",
 };
 
+// OpenSSL's raw text, as Node passes it on (code EPROTO, or an ERR_SSL_ one):
+// `805C…:error:0A00010B:SSL routines:ssl3_get_record:wrong version number:../deps/openssl/…:350:`.
+const OPENSSL_TEXT = /:error:[0-9A-F]+:[^:]*:[^:]*:([^:\n]+):/;
+
 /**
  * The root cause of a failed fetch in a few words, with its code: `connection refused (ECONNREFUSED)`,
  * `host not found (ENOTFOUND)`, `TLS: certificate has expired (CERT_HAS_EXPIRED)`. Fetch implementations
@@ -37,6 +41,8 @@ export function describeNetworkFailure(error: unknown): string {
   const message = root?.message ?? String(error);
   if (code === undefined) return message;
   if (PLAIN[code] !== undefined) return `${PLAIN[code]} (${code})`;
+  const openssl = OPENSSL_TEXT.exec(message);
+  if (openssl) return `TLS: ${openssl[1]!.trim()} (${code})`;
   if (CERTIFICATE_CODES.has(code) || code.startsWith("ERR_TLS_") || code.startsWith("ERR_SSL_")) {
     return `TLS: ${message} (${code})`;
   }
