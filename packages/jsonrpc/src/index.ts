@@ -34,7 +34,8 @@ export {
   parseMessages,
   serializeMessage,
 } from "./messages.js";
-export { createPeer, DEFAULT_REQUEST_TIMEOUT } from "./peer.js";
+export { DEFAULT_REQUEST_TIMEOUT } from "./outbound-request.js";
+export { createPeer } from "./peer.js";
 export type { InboundWatch, OutboundWatch, PeerObserver } from "./peer-observer.js";
 export type {
   NotificationContext,

@@ -1,12 +1,12 @@
+import { ConcurrencyGate } from "./concurrency-gate.js";
 import {
   ConnectionClosedError,
   ErrorCode,
   FramingError,
   JsonRpcError,
   type JsonRpcErrorObject,
-  TimeoutError,
-  TransportError,
 } from "./errors.js";
+import { HandlerTable } from "./handler-table.js";
 import { Inbound } from "./inbound-request.js";
 import { recoverIdFromHead } from "./line-framer.js";
 import {
@@ -18,7 +18,15 @@ import {
   type JsonRpcRequest,
   type ParsedMessage,
 } from "./messages.js";
-import type { OutboundWatch, PeerObserver } from "./peer-observer.js";
+import {
+  cancelParams,
+  checkTimeout,
+  DEFAULT_REQUEST_TIMEOUT,
+  requestMessage,
+  requestSendOptions,
+  sendFailure,
+} from "./outbound-request.js";
+import type { PeerObserver } from "./peer-observer.js";
 import type {
   NotificationContext,
   NotificationHandler,
@@ -30,38 +38,11 @@ import type {
   RequestHandler,
   RequestOptions,
 } from "./peer-types.js";
-import type { MessageInfo, SendOptions, Transport } from "./transport.js";
-
-/** 60 s: the default timeout of a request. */
-export const DEFAULT_REQUEST_TIMEOUT = 60_000;
-
-interface Pending {
-  resolve(value: unknown): void;
-  reject(error: unknown): void;
-  timer: ReturnType<typeof setTimeout> | undefined;
-  onProgress: ((p: ProgressParams) => void) | undefined;
-  timeout: number;
-  maxTotal: number;
-  deadline: number;
-  resetOnProgress: boolean;
-  controller: AbortController | undefined;
-  cleanup: () => void;
-  watch: OutboundWatch | undefined;
-}
-
-function checkTimeout(name: string, value: number): void {
-  if (typeof value !== "number" || Number.isNaN(value) || value <= 0) {
-    throw new RangeError(
-      `${name} must be a positive number of milliseconds or Infinity, got ${String(value)}`,
-    );
-  }
-}
+import { PendingRequests } from "./pending-requests.js";
+import type { MessageInfo, Transport } from "./transport.js";
 
 const NO_OPTIONS: RequestOptions = Object.freeze({});
 function noop(): void {}
-
-// setTimeout overflows past 2^31-1 ms and fires at once; treat such delays as "never".
-const MAX_TIMER = 2_147_483_647;
 
 /**
  * Creates a {@link Peer} over a transport. Nothing happens until {@link Peer.start}.
@@ -81,16 +62,13 @@ export function createPeer(transport: Transport, options: PeerOptions = {}): Pee
 class JsonRpcPeer implements Peer {
   readonly closed: Promise<Error | undefined>;
   private readonly defaultTimeout: number;
-  private readonly concurrency: number;
   private readonly cancelMethod: string | null;
   private readonly progressMethod: string | null;
   private readonly reportError: (error: Error) => void;
   private readonly observer: PeerObserver | undefined;
-  private readonly requestHandlers = new Map<string, RequestHandler>();
-  private readonly notificationHandlers = new Map<string, NotificationHandler>();
-  private anyRequest: RequestHandler | undefined;
-  private anyNotification: NotificationHandler | undefined;
-  private readonly pending = new Map<JsonRpcId, Pending>();
+  private readonly requestHandlers = new HandlerTable<RequestHandler>();
+  private readonly notificationHandlers = new HandlerTable<NotificationHandler>();
+  private readonly pending: PendingRequests;
   private readonly inbound = new Map<JsonRpcId, Inbound>();
   private nextId = 1;
   batches: boolean;
@@ -98,9 +76,8 @@ class JsonRpcPeer implements Peer {
   private closedFlag = false;
   private closeReason: Error | undefined;
   private resolveClosed!: (reason: Error | undefined) => void;
-  // Concurrency gate (only used when concurrency is finite).
-  private active = 0;
-  private readonly waiters: Array<() => void> = [];
+  // Only when concurrency is finite.
+  private readonly gate: ConcurrencyGate | undefined;
 
   constructor(
     readonly transport: Transport,
@@ -109,16 +86,22 @@ class JsonRpcPeer implements Peer {
     this.defaultTimeout = options.timeout ?? DEFAULT_REQUEST_TIMEOUT;
     checkTimeout("timeout", this.defaultTimeout);
     if (options.maxTotalTimeout !== undefined) checkTimeout("maxTotalTimeout", options.maxTotalTimeout);
-    this.concurrency = options.concurrency ?? Number.POSITIVE_INFINITY;
-    if (!(this.concurrency >= 1)) {
-      throw new RangeError(`concurrency must be at least 1, got ${String(this.concurrency)}`);
+    const concurrency = options.concurrency ?? Number.POSITIVE_INFINITY;
+    if (!(concurrency >= 1)) {
+      throw new RangeError(`concurrency must be at least 1, got ${String(concurrency)}`);
     }
+    this.gate = Number.isFinite(concurrency) ? new ConcurrencyGate(concurrency) : undefined;
     this.cancelMethod = options.cancelMethod === undefined ? "notifications/cancelled" : options.cancelMethod;
     this.progressMethod =
       options.progressMethod === undefined ? "notifications/progress" : options.progressMethod;
     this.reportError = options.onError ?? noop;
     this.batches = options.batches ?? true;
     this.observer = options.observer;
+    // A request given up (timeout, caller's abort): tell the other side, and close its own stream.
+    this.pending = new PendingRequests((id, reason, entry) => {
+      this.sendCancel(id, reason);
+      entry.controller?.abort(reason);
+    });
     this.closed = new Promise<Error | undefined>((r) => {
       this.resolveClosed = r;
     });
@@ -130,15 +113,6 @@ class JsonRpcPeer implements Peer {
 
   get pendingCount(): number {
     return this.pending.size;
-  }
-
-  private release(): void {
-    this.active--;
-    const next = this.waiters.shift();
-    if (next) {
-      this.active++;
-      next();
-    }
   }
 
   private send(message: JsonRpcMessage, relatedRequestId?: JsonRpcId): Promise<void> {
@@ -153,50 +127,11 @@ class JsonRpcPeer implements Peer {
 
   private sendCancel(id: JsonRpcId, reason: unknown): void {
     if (this.transport.traits.perRequestStream || !this.cancelMethod || this.closedFlag) return;
-    const text = reason instanceof Error ? reason.message : typeof reason === "string" ? reason : undefined;
-    const params: Record<string, unknown> = { requestId: id };
-    if (text) params.reason = text;
+    const params = cancelParams(id, reason);
     const method = this.cancelMethod;
     const sent =
       this.observer === undefined ? params : (this.observer.notificationOut(method, params) ?? params);
     this.send({ jsonrpc: "2.0", method, params: sent }).catch(this.reportError);
-  }
-
-  private armTimer(id: JsonRpcId, entry: Pending): void {
-    if (entry.timer !== undefined) clearTimeout(entry.timer);
-    const now = Date.now();
-    const wait = Math.min(entry.timeout, entry.deadline - now);
-    if (!Number.isFinite(wait) || wait > MAX_TIMER) {
-      entry.timer = undefined;
-      return;
-    }
-    // Which bound fires decides the message: the per-request timeout, or the total despite progress.
-    const total = entry.deadline - now <= entry.timeout;
-    entry.timer = setTimeout(() => this.timedOut(id, entry, total), Math.max(0, wait));
-  }
-
-  private timedOut(id: JsonRpcId, entry: Pending, total: boolean): void {
-    const limit = total ? entry.maxTotal : entry.timeout;
-    const error = new TimeoutError(
-      total
-        ? `Request ${String(id)} exceeded its total timeout of ${limit} ms (progress kept it alive until then)`
-        : `Request ${String(id)} timed out after ${limit} ms`,
-      limit,
-    );
-    this.settle(id, entry, undefined, error);
-    this.sendCancel(id, error);
-    entry.controller?.abort(error);
-  }
-
-  private settle(id: JsonRpcId, entry: Pending, value: unknown, error?: unknown): void {
-    const pending = this.pending;
-    if (pending.get(id) !== entry) return;
-    pending.delete(id);
-    if (entry.timer !== undefined) clearTimeout(entry.timer);
-    entry.cleanup();
-    entry.watch?.end(value, error);
-    if (error === undefined) entry.resolve(value);
-    else entry.reject(error);
   }
 
   // Not async: a request that can go at once costs one promise (issue's), not two.
@@ -214,44 +149,25 @@ class JsonRpcPeer implements Peer {
     } catch (error) {
       return Promise.reject(error);
     }
-    if (Number.isFinite(this.concurrency)) return this.gated(method, params, opts, timeout, maxTotal);
+    const gate = this.gate;
+    if (gate !== undefined) return this.gated(gate, method, params, opts, timeout, maxTotal);
     return this.issue(method, params, opts, timeout, maxTotal);
   }
 
   private async gated(
+    gate: ConcurrencyGate,
     method: string,
     params: Params,
     opts: RequestOptions,
     timeout: number,
     maxTotal: number,
   ): Promise<unknown> {
-    const signal = opts.signal;
-    if (this.active >= this.concurrency) {
-      const waiters = this.waiters;
-      await new Promise<void>((resolve, reject) => {
-        const go = () => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve();
-        };
-        const onAbort = () => {
-          const i = waiters.indexOf(go);
-          if (i >= 0) waiters.splice(i, 1);
-          reject(signal!.reason);
-        };
-        signal?.addEventListener("abort", onAbort, { once: true });
-        waiters.push(go);
-      });
-      if (this.closedFlag) {
-        this.release();
-        throw this.closedError();
-      }
-    } else {
-      this.active++;
-    }
+    await gate.enter(opts.signal);
     try {
+      if (this.closedFlag) throw this.closedError();
       return await this.issue(method, params, opts, timeout, maxTotal);
     } finally {
-      this.release();
+      gate.leave();
     }
   }
 
@@ -264,62 +180,33 @@ class JsonRpcPeer implements Peer {
   ): Promise<unknown> {
     const prefix = this.options.requestIdPrefix;
     const id: JsonRpcId = prefix === undefined ? this.nextId++ : prefix + this.nextId++;
-    let outParams = params;
     const watch = this.observer?.requestOut(method, params, id, opts.operation);
-    if (watch !== undefined) outParams = watch.params;
-    if (opts.onProgress && this.progressMethod) {
-      const base = (outParams && !Array.isArray(outParams) ? outParams : {}) as Record<string, unknown>;
-      const meta = (base._meta ?? {}) as Record<string, unknown>;
-      const withToken = Object.assign({}, meta);
-      withToken.progressToken = id;
-      const copy = Object.assign({}, base);
-      copy._meta = withToken;
-      outParams = copy;
-    }
-    const message: JsonRpcRequest =
-      outParams === undefined
-        ? { jsonrpc: "2.0", id, method }
-        : { jsonrpc: "2.0", id, method, params: outParams };
+    const message = requestMessage(
+      id,
+      method,
+      watch === undefined ? params : watch.params,
+      opts.onProgress !== undefined && this.progressMethod !== null,
+    );
     // Only a transport with a stream per request needs a signal to close it; elsewhere the cancel
     // notification does the job, and an AbortController per call is measurable on the hot path.
     const controller = this.transport.traits.perRequestStream ? new AbortController() : undefined;
     const signal = opts.signal;
     return new Promise<unknown>((resolve, reject) => {
-      const entry: Pending = {
-        resolve,
-        reject,
-        timer: undefined,
-        onProgress: opts.onProgress,
-        timeout,
-        maxTotal,
-        deadline: Date.now() + maxTotal,
-        resetOnProgress: opts.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress ?? true,
-        controller,
-        cleanup: noop,
-        watch,
-      };
-      this.pending.set(id, entry);
-      if (signal) {
-        const onAbort = () => {
-          const reason = signal.reason;
-          this.settle(id, entry, undefined, reason);
-          this.sendCancel(id, reason);
-          controller?.abort(reason);
-        };
-        entry.cleanup = () => signal.removeEventListener("abort", onAbort);
-        signal.addEventListener("abort", onAbort, { once: true });
-      }
-      this.armTimer(id, entry);
-      // One shape for every options object (no per-case literal), and none at all when nothing goes down.
-      let sendOptions: SendOptions | undefined;
-      const related = opts.relatedRequestId;
-      const headers = opts.headers;
-      if (controller !== undefined || related !== undefined || headers !== undefined) {
-        sendOptions = {};
-        if (controller !== undefined) sendOptions.signal = controller.signal;
-        if (related !== undefined) sendOptions.relatedRequestId = related;
-        if (headers !== undefined) sendOptions.headers = headers;
-      }
+      const entry = this.pending.track(
+        id,
+        {
+          resolve,
+          reject,
+          onProgress: opts.onProgress,
+          timeout,
+          maxTotal,
+          resetOnProgress: opts.resetTimeoutOnProgress ?? this.options.resetTimeoutOnProgress ?? true,
+          controller,
+          watch,
+        },
+        signal,
+      );
+      const sendOptions = requestSendOptions(controller, opts);
       let sent: Promise<void>;
       try {
         opts.onId?.(id);
@@ -328,11 +215,8 @@ class JsonRpcPeer implements Peer {
         sent = Promise.reject(error);
       }
       sent.catch((error: unknown) => {
-        const failure =
-          error instanceof ConnectionClosedError || error instanceof TransportError
-            ? error
-            : new TransportError(`Could not send ${method}`, { cause: error });
-        this.settle(id, entry, undefined, this.closedFlag ? this.closedError() : failure);
+        const failure = this.closedFlag ? this.closedError() : sendFailure(method, error);
+        this.pending.settle(id, entry, undefined, failure);
       });
     });
   }
@@ -353,7 +237,7 @@ class JsonRpcPeer implements Peer {
 
   private handleRequest(message: JsonRpcRequest, info: MessageInfo | undefined): void {
     const { id, method } = message;
-    const handler = this.requestHandlers.get(method) ?? this.anyRequest;
+    const handler = this.requestHandlers.find(method);
     if (!handler) {
       this.respondError(id, { code: ErrorCode.MethodNotFound, message: `Method not found: ${method}` }, id);
       return;
@@ -435,17 +319,9 @@ class JsonRpcPeer implements Peer {
         entry.abort(new JsonRpcError(ErrorCode.InternalError, "Request cancelled by the peer"));
       }
     } else if (method === this.progressMethod && params) {
-      const entry = this.pending.get(params.progressToken as JsonRpcId);
-      if (entry?.onProgress) {
-        if (entry.resetOnProgress) this.armTimer(params.progressToken as JsonRpcId, entry);
-        try {
-          entry.onProgress(params as ProgressParams);
-        } catch (error) {
-          this.reportError(error as Error);
-        }
-      }
+      this.pending.progress(params.progressToken as JsonRpcId, params as ProgressParams, this.reportError);
     }
-    const handler = this.notificationHandlers.get(method) ?? this.anyNotification;
+    const handler = this.notificationHandlers.find(method);
     if (!handler) return;
     const watch = this.observer?.notificationIn(method, params, info);
     try {
@@ -473,13 +349,13 @@ class JsonRpcPeer implements Peer {
       case "success":
       case "error": {
         const { id } = parsed.message;
-        const entry = id === null ? undefined : this.pending.get(id);
-        if (!entry) {
+        const answered =
+          id !== null &&
+          (parsed.kind === "success"
+            ? this.pending.answer(id, parsed.message.result)
+            : this.pending.answer(id, undefined, JsonRpcError.fromWire(parsed.message.error)));
+        if (!answered)
           this.reportError(new Error(`Response to an unknown or finished request id ${JSON.stringify(id)}`));
-          return;
-        }
-        if (parsed.kind === "success") this.settle(id!, entry, parsed.message.result);
-        else this.settle(id!, entry, undefined, JsonRpcError.fromWire(parsed.message.error));
         return;
       }
       case "invalid":
@@ -496,11 +372,11 @@ class JsonRpcPeer implements Peer {
     // is there to receive it (a connection per HTTP request closes this way every time).
     if (this.pending.size > 0 || this.inbound.size > 0) {
       const error = this.closedError();
-      for (const [id, entry] of this.pending) this.settle(id, entry, undefined, error);
+      this.pending.failAll(error);
       for (const entry of this.inbound.values()) entry.abort(error);
       this.inbound.clear();
     }
-    for (const waiter of this.waiters.splice(0)) waiter();
+    this.gate?.openAll();
     try {
       this.options.onClose?.(reason);
     } finally {
@@ -517,10 +393,8 @@ class JsonRpcPeer implements Peer {
           code: ErrorCode.InvalidRequest,
           message: `Invalid Request: ${error.message}`,
         });
-      } else if (id !== null && this.pending.has(id)) {
-        // The answer to one of our requests was too large: fail that request, not the connection.
-        this.settle(id, this.pending.get(id)!, undefined, error);
-      } else {
+      } else if (id === null || !this.pending.answer(id, undefined, error)) {
+        // Only an answer to one of our requests that was too large fails that request; the rest is reported.
         this.reportError(error);
       }
       return;
@@ -553,25 +427,19 @@ class JsonRpcPeer implements Peer {
   }
 
   onRequest(method: string, handler: RequestHandler): () => void {
-    this.requestHandlers.set(method, handler);
-    return () => {
-      if (this.requestHandlers.get(method) === handler) this.requestHandlers.delete(method);
-    };
+    return this.requestHandlers.set(method, handler);
   }
 
   onAnyRequest(handler: RequestHandler | undefined): void {
-    this.anyRequest = handler;
+    this.requestHandlers.any = handler;
   }
 
   onNotification(method: string, handler: NotificationHandler): () => void {
-    this.notificationHandlers.set(method, handler);
-    return () => {
-      if (this.notificationHandlers.get(method) === handler) this.notificationHandlers.delete(method);
-    };
+    return this.notificationHandlers.set(method, handler);
   }
 
   onAnyNotification(handler: NotificationHandler | undefined): void {
-    this.anyNotification = handler;
+    this.notificationHandlers.any = handler;
   }
 
   async close(reason?: Error): Promise<void> {
