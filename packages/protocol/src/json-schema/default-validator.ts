@@ -50,11 +50,17 @@ export interface JsonSchemaValidatorOptions {
  *   names no type, a negative `minLength`, an invalid `pattern`, an empty `enum`…) and for a `$ref` as
  *   above. Any other compile error of a schema left to ajv is found when ajv compiles it, and rejects
  *   every `validate` of that schema.
+ * - Patterns (`pattern`, ajv's `patternProperties`) run on a linear-time engine (re2js, imported on the
+ *   first schema with a pattern; until then that schema's `validate` returns a Promise), so a peer's
+ *   schema cannot block the event loop. A pattern with lookaround or a backreference, or one too large for
+ *   RE2, does not compile. See {@link JsonSchemaValidatorOptions.nativePatterns}.
  *
  * - Where `new Function` is refused (detected, see {@link JsonSchemaValidatorOptions.evalFree}), the rest
  *   goes to `@cfworker/json-schema` instead, imported the same way on first need: it interprets schemas
  *   and generates no code. Same verdicts, with one difference: it checks the `format`s it knows; its
- *   errors keep ajv's shape (the innermost failing keyword each) with its own messages.
+ *   errors keep ajv's shape (the innermost failing keyword each) with its own messages. It has no hook
+ *   for a linear-time engine, so there a schema outside the subset with any pattern does not compile
+ *   (unless `nativePatterns`).
  *
  * Each call creates an independent validator (its own ajv instances and `$id`s); creating one costs
  * nothing until a schema needs ajv.
@@ -76,7 +82,9 @@ class DefaultJsonSchemaValidator implements JsonSchemaValidator {
   /** The engine for schemas outside the subset, chosen on the first one (the probe costs one `new Function`). */
   private get rest(): AjvFallback | EvalFreeFallback {
     return (this.fallback ??=
-      (this.evalFree ?? !canGenerateCode()) ? new EvalFreeFallback() : new AjvFallback(this.nativePatterns));
+      (this.evalFree ?? !canGenerateCode())
+        ? new EvalFreeFallback(this.nativePatterns)
+        : new AjvFallback(this.nativePatterns));
   }
 
   compile(schema: JsonSchema | boolean): CompiledJsonSchema {

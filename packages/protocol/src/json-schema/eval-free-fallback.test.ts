@@ -74,7 +74,7 @@ describe("the eval-free fallback", () => {
     it(`[runtimes:eval-free] gives ajv's verdicts: ${name}`, async () => {
       const ajv = schema.$schema?.toString().includes("draft-07") ? new Ajv(OPTIONS) : new Ajv2020(OPTIONS);
       const reference = ajv.compile(schema);
-      const compiled = createJsonSchemaValidator({ evalFree: true }).compile(schema);
+      const compiled = createJsonSchemaValidator({ evalFree: true, nativePatterns: true }).compile(schema);
       for (const value of values) {
         const verdict = await compiled.validate(value);
         expect(verdict.ok, JSON.stringify(value)).toBe(reference(value));
@@ -127,8 +127,23 @@ describe("the eval-free fallback", () => {
     expect(Object.getOwnPropertyNames(user)).toEqual(["type", "properties", "anyOf"]);
   });
 
+  it("[issue-25.4] where code generation is forbidden, a pattern outside the subset is refused, not run natively", () => {
+    const validator = createJsonSchemaValidator({ evalFree: true });
+    for (const schema of [
+      { anyOf: [{ type: "string", pattern: "^(a+)+$" }] },
+      { type: "object", patternProperties: { "^(a+)+$": {} } },
+      { $defs: { s: { properties: { deep: { not: { pattern: "^(a|a)+$" } } } } }, oneOf: [{}] },
+    ]) {
+      expect(() => validator.compile(schema)).toThrow(/does not compile \("pattern" ".*" is refused/);
+    }
+    // A property named "pattern" is not a pattern.
+    expect(() =>
+      validator.compile({ properties: { pattern: { type: "string" } }, anyOf: [{}] }),
+    ).not.toThrow();
+  });
+
   it("[runtimes:eval-free] a schema the engine cannot use rejects validate with a TypeError", async () => {
-    const compiled = createJsonSchemaValidator({ evalFree: true }).compile({
+    const compiled = createJsonSchemaValidator({ evalFree: true, nativePatterns: true }).compile({
       anyOf: [{ pattern: "(" }],
     });
     await expect(compiled.validate("x")).rejects.toThrow(TypeError);

@@ -1,6 +1,7 @@
 import type { OutputUnit, Validator } from "@cfworker/json-schema";
 import type { Dialect } from "./dialect.js";
 import type { JsonSchemaError } from "./schema-error.js";
+import { firstPattern } from "./schema-patterns.js";
 import { type CompiledJsonSchema, type JsonSchemaVerdict, VALID } from "./validator.js";
 
 const DRAFT: Record<Dialect, "2020-12" | "7"> = { "2020-12": "2020-12", "draft-07": "7" };
@@ -23,11 +24,23 @@ export class EvalFreeFallback {
   };
 
   /**
+   * `nativePatterns`: run a schema's patterns with the engine's (backtracking) `RegExp`. Without it a
+   * schema with a `pattern` or `patternProperties` is refused: this engine has no linear-time hook.
+   */
+  constructor(private readonly nativePatterns = false) {}
+
+  /**
    * Compiles `schema` once the engine has loaded. Until then `validate` returns a Promise; afterwards it is
    * synchronous. A schema the engine cannot use (found when a value is checked, as it interprets lazily)
    * rejects that `validate` with a TypeError.
    */
   compile(schema: object | boolean, dialect: Dialect): CompiledJsonSchema {
+    const pattern = this.nativePatterns ? undefined : firstPattern(schema);
+    if (pattern !== undefined) {
+      throw new TypeError(
+        `the JSON Schema does not compile ("pattern" ${JSON.stringify(pattern)} is refused: outside the built-in subset, where code generation is forbidden, patterns would run on the backtracking RegExp)`,
+      );
+    }
     const id = typeof schema === "object" ? (schema as { $id?: unknown }).$id : undefined;
     if (typeof id === "string") this.named[dialect].set(id, schema as object);
     const others = [...this.named[dialect]].filter(([, other]) => other !== schema);

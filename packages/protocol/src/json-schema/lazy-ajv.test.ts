@@ -109,6 +109,16 @@ describe("importing the built package", () => {
     }
   });
 
+  it("[issue-25.4] where code generation is refused, the subset still runs a hostile pattern in linear time", async () => {
+    const hostile = { type: "object", properties: { v: { type: "string", pattern: "^(a+)+$" } } };
+    const values = [{ v: `${"a".repeat(40)}!` }, { v: "aaa" }];
+    expect(await runChild(hostile, values, ["--disallow-code-generation-from-strings"])).toMatchObject({
+      codeGeneration: false,
+      verdicts: [false, true],
+      errors: [["/v pattern"]],
+    });
+  });
+
   // Node's --disallow-code-generation-from-strings refuses `new Function` as workerd does: the validator
   // must notice by itself and never load ajv, and still judge every keyword.
   it("[runtimes:eval-free] where code generation is refused, judges a schema outside the subset without ajv", async () => {
