@@ -6,13 +6,14 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthError, createOAuthProvider, withAuth } from "../src/index.js";
+import { createOAuthProvider, withAuth } from "../src/index.js";
 import {
   type AuthServerConfig,
   type LoopbackAuthServer,
   routedFetch,
   startLoopbackAuthServer,
 } from "./support/loopback-auth-server.js";
+import { authRejection } from "./support/rejection.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
 const servers: LoopbackAuthServer[] = [];
@@ -46,15 +47,6 @@ async function adminEndpoint(): Promise<{ url: string; hits: string[] }> {
   return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, hits };
 }
 
-async function rejection(promise: Promise<unknown>): Promise<AuthError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AuthError);
-  return error as AuthError;
-}
-
 function provider(
   serverUrl: string,
   fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>,
@@ -80,7 +72,9 @@ describe("discovery fetches only safe URLs", () => {
       if (token && mcp.issued.has(token)) return undefined;
       return { status: 401, headers: { "www-authenticate": `Bearer resource_metadata="${target}"` } };
     };
-    const error = await rejection(withAuth(provider(mcp.mcpUrl))(mcp.mcpUrl, { method: "POST", body: "{}" }));
+    const error = await authRejection(
+      withAuth(provider(mcp.mcpUrl))(mcp.mcpUrl, { method: "POST", body: "{}" }),
+    );
     expect(error.code).toBe("unsafe_url");
     expect(error.message).toContain(target);
     expect(error.message).toMatch(
@@ -105,7 +99,7 @@ describe("discovery fetches only safe URLs", () => {
     ];
     for (const issuer of internal) {
       mcp.config.authorizationServers = () => [issuer];
-      const error = await rejection(provider(mcp.mcpUrl, routed.fetch).authorize());
+      const error = await authRejection(provider(mcp.mcpUrl, routed.fetch).authorize());
       expect(error.code).toBe("unsafe_url");
       expect(error.message).toContain(new URL(issuer).host);
       expect(error.message).toMatch(/address is fetched only for an MCP server on a/);
@@ -123,7 +117,7 @@ describe("discovery fetches only safe URLs", () => {
     });
     const routed = routedFetch([mcp]);
     const call = withAuth(provider(mcp.mcpUrl, routed.fetch), { fetch: routed.fetch });
-    const error = await rejection(call(mcp.mcpUrl, { method: "POST", body: "{}" }));
+    const error = await authRejection(call(mcp.mcpUrl, { method: "POST", body: "{}" }));
     expect(error.code).toBe("unsafe_url");
     expect(error.message).toContain(target);
     expect(routed.asked).not.toContain(target);
@@ -132,7 +126,7 @@ describe("discovery fetches only safe URLs", () => {
   it("[issue-25.3] discovery for a plain-http MCP server on a public name fetches nothing", async () => {
     const mcp = await start({ origin: "http://mcp.example.test" });
     const routed = routedFetch([mcp]);
-    const error = await rejection(provider(mcp.mcpUrl, routed.fetch).authorize());
+    const error = await authRejection(provider(mcp.mcpUrl, routed.fetch).authorize());
     expect(error.code).toBe("unsafe_url");
     expect(error.message).toContain("http://mcp.example.test/.well-known/oauth-protected-resource/mcp");
     expect(error.message).toMatch(/only https is fetched/);
@@ -144,7 +138,7 @@ describe("discovery fetches only safe URLs", () => {
     const as = await start({ origin: "http://auth.example.test" });
     mcp.config.authorizationServers = () => [as.issuer];
     const routed = routedFetch([mcp, as]);
-    const error = await rejection(provider(mcp.mcpUrl, routed.fetch).authorize());
+    const error = await authRejection(provider(mcp.mcpUrl, routed.fetch).authorize());
     expect(error.code).toBe("unsafe_url");
     expect(error.message).toContain("http://auth.example.test");
     expect(as.requests).toEqual([]);
@@ -164,7 +158,7 @@ describe("discovery fetches only safe URLs", () => {
     await new Promise<void>((resolve) => mcp.listen(0, "127.0.0.1", resolve));
     plain.push(mcp);
     const base = `http://127.0.0.1:${(mcp.address() as AddressInfo).port}`;
-    const error = await rejection(
+    const error = await authRejection(
       withAuth(provider(`${base}/mcp`))(`${base}/mcp`, { method: "POST", body: "{}" }),
     );
     expect(error.code).toBe("unsafe_url");

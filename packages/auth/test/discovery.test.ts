@@ -1,11 +1,12 @@
 import { afterEach, describe, expect, it } from "vitest";
-import { AuthError, createOAuthProvider, type OAuthProviderOptions, withAuth } from "../src/index.js";
+import { createOAuthProvider, type OAuthProviderOptions, withAuth } from "../src/index.js";
 import {
   type AuthServerConfig,
   headlessRedirect,
   type LoopbackAuthServer,
   startLoopbackAuthServer,
 } from "./support/loopback-auth-server.js";
+import { authRejection } from "./support/rejection.js";
 
 const REDIRECT = "http://127.0.0.1:9/callback";
 let server: LoopbackAuthServer | undefined;
@@ -25,15 +26,6 @@ async function setup(config: AuthServerConfig, extra: Partial<OAuthProviderOptio
   });
   const call = () => withAuth(provider)(server!.mcpUrl, { method: "POST", body: "{}" });
   return { server, provider, call };
-}
-
-async function authError(promise: Promise<unknown>): Promise<AuthError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AuthError);
-  return error as AuthError;
 }
 
 describe("protected resource metadata discovery", () => {
@@ -87,14 +79,14 @@ describe("protected resource metadata discovery", () => {
 
   it("refuses when no protected resource metadata exists", async () => {
     const { server, call } = await setup({ challengeWithMetadata: false, prmPaths: ["/elsewhere"] });
-    const error = await authError(call());
+    const error = await authRejection(call());
     expect(error.code).toBe("resource_metadata_not_found");
     expect(server.paths()).not.toContain("/authorize");
   });
 
   it("refuses metadata for another resource before any authorization request", async () => {
     const { server, call } = await setup({ prmResource: "https://evil.example.com/mcp" });
-    const error = await authError(call());
+    const error = await authRejection(call());
     expect(error.code).toBe("resource_mismatch");
     expect(server.paths().some((p) => p.includes("authorization-server") || p === "/authorize")).toBe(false);
   });
@@ -102,7 +94,7 @@ describe("protected resource metadata discovery", () => {
   it("refuses metadata for a sibling path on the same origin", async () => {
     const { server, call } = await setup({});
     server.config.prmResource = `${server.url}/other`;
-    expect((await authError(call())).code).toBe("resource_mismatch");
+    expect((await authRejection(call())).code).toBe("resource_mismatch");
   });
 });
 
@@ -144,33 +136,33 @@ describe("authorization server metadata discovery", () => {
 
   it("refuses metadata whose issuer differs from the one it was looked up with, and never uses it", async () => {
     const { server, call } = await setup({ metadataIssuer: "https://attacker.example.com" });
-    expect((await authError(call())).code).toBe("issuer_mismatch");
+    expect((await authRejection(call())).code).toBe("issuer_mismatch");
     expect(server.paths().some((p) => ["/register", "/authorize", "/token"].includes(p))).toBe(false);
   });
 
   it("refuses a trailing-slash variant of the issuer (simple string comparison)", async () => {
     const { server, call } = await setup({});
     server.config.metadataIssuer = `${server.url}/`;
-    expect((await authError(call())).code).toBe("issuer_mismatch");
+    expect((await authRejection(call())).code).toBe("issuer_mismatch");
   });
 
   it("refuses when no metadata exists at any URL", async () => {
     const { call } = await setup({ asMetadataPaths: [] });
-    expect((await authError(call())).code).toBe("authorization_server_metadata_not_found");
+    expect((await authRejection(call())).code).toBe("authorization_server_metadata_not_found");
   });
 });
 
 describe("PKCE", () => {
   it("refuses an authorization server that does not advertise code_challenge_methods_supported", async () => {
     const { server, call } = await setup({ metadata: { code_challenge_methods_supported: undefined } });
-    expect((await authError(call())).code).toBe("pkce_not_supported");
+    expect((await authRejection(call())).code).toBe("pkce_not_supported");
     expect(server.paths()).not.toContain("/authorize");
     expect(server.paths()).not.toContain("/register");
   });
 
   it("refuses an authorization server that only offers plain", async () => {
     const { call } = await setup({ metadata: { code_challenge_methods_supported: ["plain"] } });
-    expect((await authError(call())).code).toBe("pkce_not_supported");
+    expect((await authRejection(call())).code).toBe("pkce_not_supported");
   });
 
   it("sends an S256 challenge and the matching verifier", async () => {
@@ -199,7 +191,7 @@ describe("authorization response validation (RFC 9207, state)", () => {
 
   it("refuses a missing iss when the server advertises it", async () => {
     const { server, call } = await setup({ issInRedirect: "omit" });
-    expect((await authError(call())).code).toBe("invalid_authorization_response");
+    expect((await authRejection(call())).code).toBe("invalid_authorization_response");
     expect(server.paths()).not.toContain("/token");
   });
 
@@ -208,14 +200,14 @@ describe("authorization response validation (RFC 9207, state)", () => {
       issInRedirect: "https://evil.example.com",
       metadata: { authorization_response_iss_parameter_supported: undefined },
     });
-    expect((await authError(call())).code).toBe("invalid_authorization_response");
+    expect((await authRejection(call())).code).toBe("invalid_authorization_response");
     expect(server.paths()).not.toContain("/token");
   });
 
   it("refuses a normalization-equivalent iss (trailing slash)", async () => {
     const { server, call } = await setup({});
     server.config.issInRedirect = `${server.url}/`;
-    expect((await authError(call())).code).toBe("invalid_authorization_response");
+    expect((await authRejection(call())).code).toBe("invalid_authorization_response");
     expect(server.paths()).not.toContain("/token");
   });
 
@@ -230,7 +222,7 @@ describe("authorization response validation (RFC 9207, state)", () => {
         },
       },
     );
-    expect((await authError(call())).code).toBe("invalid_authorization_response");
+    expect((await authRejection(call())).code).toBe("invalid_authorization_response");
     expect(server.paths()).not.toContain("/token");
   });
 
@@ -246,7 +238,7 @@ describe("authorization response validation (RFC 9207, state)", () => {
         },
       },
     );
-    const error = await authError(call());
+    const error = await authRejection(call());
     expect(error.code).toBe("authorization_denied");
     expect(error.oauthError).toBe("access_denied");
   });
@@ -260,6 +252,6 @@ describe("authorization response validation (RFC 9207, state)", () => {
         },
       },
     );
-    expect((await authError(call())).code).toBe("redirect_failed");
+    expect((await authRejection(call())).code).toBe("redirect_failed");
   });
 });

@@ -27,7 +27,9 @@ async function serve(handler: (request: Request) => Promise<Response>): Promise<
     }
     let response: Response;
     try {
-      response = await handler(new Request(`http://127.0.0.1${req.url}`, { method: req.method, headers }));
+      response = await handler(
+        new Request(`http://127.0.0.1${req.url}`, { method: req.method ?? "GET", headers }),
+      );
     } catch {
       response = new Response("handler threw", { status: 500 });
     }

@@ -12,6 +12,7 @@ import {
   routedFetch,
   startLoopbackAuthServer,
 } from "./support/loopback-auth-server.js";
+import { authRejection } from "./support/rejection.js";
 
 const SECRET = "the-pre-registered-secret";
 const servers: LoopbackAuthServer[] = [];
@@ -39,15 +40,6 @@ function leaks(server: LoopbackAuthServer): string[] {
     .map((r) => `${r.method} ${r.path}`);
 }
 
-async function rejection(promise: Promise<unknown>): Promise<AuthError> {
-  const error = await promise.then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(error).toBeInstanceOf(AuthError);
-  return error as AuthError;
-}
-
 function machine(serverUrl: string, issuer: string, extra: Partial<OAuthProviderOptions> = {}) {
   return createOAuthProvider({
     serverUrl,
@@ -69,7 +61,7 @@ describe("a static client is tied to its issuer", () => {
       metadata: { token_endpoint_auth_methods_supported: ["client_secret_basic"] },
     });
     const provider = machine(hostile.mcpUrl, trusted.issuer);
-    const error = await rejection(withAuth(provider)(hostile.mcpUrl, { method: "POST", body: "{}" }));
+    const error = await authRejection(withAuth(provider)(hostile.mcpUrl, { method: "POST", body: "{}" }));
     expect(error.code).toBe("client_issuer_mismatch");
     expect(error.message).toContain(hostile.issuer);
     expect(error.message).toContain(trusted.issuer);
@@ -87,7 +79,7 @@ describe("a static client is tied to its issuer", () => {
       onRedirect: headlessRedirect,
       client: { issuer: trusted.issuer, clientId: "app", clientSecret: SECRET },
     });
-    const error = await rejection(provider.authorize());
+    const error = await authRejection(provider.authorize());
     expect(error.code).toBe("client_issuer_mismatch");
     expect(hostile.paths()).not.toContain("/authorize");
     expect(leaks(hostile)).toEqual([]);
@@ -112,7 +104,7 @@ describe("a static client is tied to its issuer", () => {
     const provider = machine(hostile.mcpUrl, trusted.issuer, {
       client: () => ({ issuer: trusted.issuer, clientId: "machine", clientSecret: SECRET }),
     });
-    expect((await rejection(provider.authorize())).code).toBe("client_issuer_mismatch");
+    expect((await authRejection(provider.authorize())).code).toBe("client_issuer_mismatch");
     expect(leaks(hostile)).toEqual([]);
   });
 
@@ -140,7 +132,7 @@ describe("a static client is tied to its issuer", () => {
     trusted.config.metadata = { token_endpoint: "http://auth.example.test/token" };
     const routed = routedFetch([trusted, plain]);
     const provider = machine(trusted.mcpUrl, trusted.issuer, { fetch: routed.fetch });
-    const error = await rejection(provider.authorize());
+    const error = await authRejection(provider.authorize());
     expect(error.code).toBe("unsafe_url");
     expect(error.message).toContain("http://auth.example.test/token");
     expect(error.message).toMatch(/only over https/);
@@ -175,7 +167,7 @@ describe("a static client is tied to its issuer", () => {
         tokenEndpointAuthMethod: "client_secret_post",
       },
     });
-    const error = await rejection(provider.authorize());
+    const error = await authRejection(provider.authorize());
     expect(error.code).toBe("unsafe_url");
     expect(error.message).toMatch(/follow no redirects/);
     expect(thief).toEqual([]);
