@@ -60,13 +60,20 @@ function walk(schema: unknown, base: string | undefined, found: Walk): void {
     }
   }
   if (typeof node.$ref === "string") found.refs.push({ ref: node.$ref, base: here });
+  for (const child of subschemasOf(node)) walk(child, here, found);
+}
+
+/** The direct subschemas of a schema object, under every keyword that holds them (draft-07 and 2020-12). */
+export function subschemasOf(node: Record<string, unknown>): unknown[] {
+  const children: unknown[] = [];
   for (const [key, value] of Object.entries(node)) {
-    if (ONE.has(key)) walk(value, here, found);
-    if (LIST.has(key) && Array.isArray(value)) for (const item of value) walk(item, here, found);
+    if (ONE.has(key)) children.push(value);
+    if (LIST.has(key) && Array.isArray(value)) children.push(...value);
     if (MAP.has(key) && value !== null && typeof value === "object" && !Array.isArray(value)) {
-      for (const item of Object.values(value)) walk(item, here, found);
+      children.push(...Object.values(value));
     }
   }
+  return children;
 }
 
 /**

@@ -2,31 +2,15 @@
 // subschema an evaluator would visit. The eval-free engine runs them with the backtracking `RegExp`, so
 // the default validator refuses such a schema there (see `EvalFreeFallback`).
 
-const SCHEMA_MAPS = [
-  "properties",
-  "patternProperties",
-  "$defs",
-  "definitions",
-  "dependentSchemas",
-  "dependencies",
-];
-const SCHEMA_LISTS = ["items", "prefixItems", "allOf", "anyOf", "oneOf"];
-const SCHEMAS = [
-  "additionalItems",
-  "not",
-  "if",
-  "then",
-  "else",
-  "contains",
-  "additionalProperties",
-  "unevaluatedProperties",
-  "unevaluatedItems",
-  "propertyNames",
-];
+import { subschemasOf } from "./refs.js";
 
-/** The first regular expression found in `schema` (a `pattern` or a `patternProperties` key), if any. */
+/**
+ * The first regular expression found in `schema` (a `pattern` or a `patternProperties` key), if any. A
+ * schema nested deeper than 256 levels answers as if it held one: it is not inspected further.
+ */
 export function firstPattern(schema: unknown, depth = 0): string | undefined {
-  if (typeof schema !== "object" || schema === null || Array.isArray(schema) || depth > 256) return undefined;
+  if (depth > 256) return "(a schema nested too deep to inspect)";
+  if (typeof schema !== "object" || schema === null || Array.isArray(schema)) return undefined;
   const node = schema as Record<string, unknown>;
   if (typeof node.pattern === "string") return node.pattern;
   const patternProperties = node.patternProperties;
@@ -34,18 +18,7 @@ export function firstPattern(schema: unknown, depth = 0): string | undefined {
     const [first] = Object.keys(patternProperties);
     if (first !== undefined) return first;
   }
-  const children: unknown[] = [];
-  for (const key of SCHEMA_MAPS) {
-    const map = node[key];
-    if (typeof map === "object" && map !== null && !Array.isArray(map)) children.push(...Object.values(map));
-  }
-  for (const key of SCHEMA_LISTS) {
-    const value = node[key];
-    if (Array.isArray(value)) children.push(...value);
-    else children.push(value);
-  }
-  for (const key of SCHEMAS) children.push(node[key]);
-  for (const child of children) {
+  for (const child of subschemasOf(node)) {
     const found = firstPattern(child, depth + 1);
     if (found !== undefined) return found;
   }
