@@ -5,7 +5,7 @@ import {
   readAnthropicReasoning,
   readAnthropicText,
   readAnthropicToolCalls,
-} from "./messages.js";
+} from "./messages-read.js";
 
 /** One event of a streamed Messages API response (`stream: true`; the subset read). */
 export interface AnthropicStreamEventLike {

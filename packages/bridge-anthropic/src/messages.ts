@@ -6,47 +6,37 @@ import {
   type ModelRequest,
   type ModelResponse,
   type ModelStreamEvent,
-  type ReasoningPart,
   type Toolbox,
-  type ToolCall,
   type ToolDescriptor,
   type ToolSources,
   toModelTools,
   toToolbox,
 } from "@mcpkit/tool-loop";
+import {
+  ANTHROPIC_REASONING_PROVIDER,
+  type AnthropicContentBlockLike,
+  type AnthropicMessageLike,
+  readAnthropicReasoning,
+  readAnthropicText,
+  readAnthropicToolCalls,
+} from "./messages-read.js";
 import { type AnthropicStreamEventLike, readAnthropicStream } from "./messages-stream.js";
+
+// Re-exported: the reading of a response lives in messages-read.ts (messages-stream.ts reads with it too).
+export {
+  ANTHROPIC_REASONING_PROVIDER,
+  type AnthropicContentBlockLike,
+  type AnthropicMessageLike,
+  readAnthropicReasoning,
+  readAnthropicText,
+  readAnthropicToolCalls,
+};
 
 /** A Messages API client tool, as `messages.create({ tools })` takes it. */
 export interface AnthropicTool {
   name: string;
   description: string;
   input_schema: { type: "object"; [key: string]: unknown };
-}
-
-/** The `provider` of the reasoning parts this bridge reads from, and sends back to, the Messages API. */
-export const ANTHROPIC_REASONING_PROVIDER = "anthropic";
-
-/** A content block of a Messages API response (the subset read: `text`, `tool_use`, thinking). */
-export interface AnthropicContentBlockLike {
-  readonly type: string;
-  /** `thinking`: the reasoning text. */
-  readonly thinking?: string;
-  /** `thinking`: the signature the API checks when the block comes back. */
-  readonly signature?: string;
-  /** `text`: the text. */
-  readonly text?: string;
-  /** `tool_use`: the call id. */
-  readonly id?: string;
-  /** `tool_use`: the tool name. */
-  readonly name?: string;
-  /** `tool_use`: the arguments, already an object. */
-  readonly input?: unknown;
-}
-
-/** A Messages API response (the subset read). */
-export interface AnthropicMessageLike {
-  readonly content: readonly AnthropicContentBlockLike[];
-  readonly stop_reason?: string | null;
 }
 
 /** A `tool_result` content block answering one `tool_use`. */
@@ -84,38 +74,6 @@ export function toAnthropicTools(tools: readonly ToolDescriptor[]): AnthropicToo
     description: tool.description,
     input_schema: { ...tool.inputSchema, type: "object" },
   }));
-}
-
-/** Reads the `tool_use` blocks of a Messages API response, in order. */
-export function readAnthropicToolCalls(message: AnthropicMessageLike): ToolCall[] {
-  const calls: ToolCall[] = [];
-  for (const block of message.content) {
-    if (block.type !== "tool_use" || block.id === undefined || block.name === undefined) continue;
-    calls.push({ id: block.id, name: block.name, arguments: block.input ?? {} });
-  }
-  return calls;
-}
-
-/** The text of a Messages API response: its `text` blocks, joined. */
-export function readAnthropicText(message: AnthropicMessageLike): string {
-  return message.content
-    .filter((block) => block.type === "text" && typeof block.text === "string")
-    .map((block) => block.text)
-    .join("");
-}
-
-/**
- * The thinking blocks of a Messages API response (`thinking` with its `signature`, and
- * `redacted_thinking`), as reasoning parts to carry into the next turn: the API requires them back,
- * unchanged, before the `tool_use` blocks of the turn when thinking is on.
- */
-export function readAnthropicReasoning(message: AnthropicMessageLike): ReasoningPart[] {
-  const parts: ReasoningPart[] = [];
-  for (const block of message.content) {
-    if (block.type !== "thinking" && block.type !== "redacted_thinking") continue;
-    parts.push({ provider: ANTHROPIC_REASONING_PROVIDER, text: block.thinking ?? "", data: block });
-  }
-  return parts;
 }
 
 /**

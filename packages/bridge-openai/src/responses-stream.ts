@@ -5,7 +5,7 @@ import {
   readResponsesReasoning,
   readResponsesText,
   readResponsesToolCalls,
-} from "./responses.js";
+} from "./responses-read.js";
 
 /** One event of a streamed Responses API response (`stream: true`; the subset read). */
 export interface ResponsesStreamEventLike {
