@@ -1,5 +1,7 @@
 // Runs the everything server: `node dist/main.js [stdio]` or `node dist/main.js http [--port N] [--host H]`.
 import { existsSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { htmlFromFile } from "@mcpkit/apps/node";
 import { serve } from "mcpkit";
 import { createEverythingServer } from "./server.js";
 import { registerEverythingSkills, SKILLS_DIR } from "./skills.js";
@@ -88,7 +90,13 @@ async function clusterStore() {
   return store;
 }
 
-const server = createEverythingServer(args.tickMs === undefined ? {} : { tickMs: args.tickMs });
+// The counter app's view as the build made it (dist/view.html beside dist/main.js); a copy of this script
+// without it serves the view written by hand.
+const viewFile = fileURLToPath(new URL("./view.html", import.meta.url));
+const server = createEverythingServer({
+  ...(args.tickMs !== undefined && { tickMs: args.tickMs }),
+  ...(existsSync(viewFile) && { appHtml: htmlFromFile(viewFile) }),
+});
 // The app's own skills folder is optional (a copy of this script moved away from the app has none); a
 // folder named with --skills must be there.
 if (args.skills !== undefined || existsSync(SKILLS_DIR)) {

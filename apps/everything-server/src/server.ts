@@ -1,5 +1,6 @@
 // The everything server: every feature of @mcpkit/server in one registry, served over stdio or HTTP by
 // main.ts and built in-process by the tests, the agent demo and the bench.
+import type { HtmlSource } from "@mcpkit/apps";
 import { audio, embeddedResource, type Icon, image, resourceLink, text, toBase64 } from "@mcpkit/protocol";
 import {
   createServer,
@@ -9,6 +10,7 @@ import {
   withInputSchema,
 } from "@mcpkit/server";
 import { z } from "zod";
+import { registerCounterApp } from "./app.js";
 import { makePng, makeWav } from "./media.js";
 
 /** Options of {@link createEverythingServer}. */
@@ -22,6 +24,8 @@ export interface EverythingServerOptions {
   taskPollIntervalMs?: number;
   /** OpenTelemetry, as `createServer` takes it (a bundled process passes `{ api }`). */
   telemetry?: ServerOptions["telemetry"];
+  /** The counter app's view (MCP Apps); default the view written by hand (src/view/hand-view.ts). */
+  appHtml?: HtmlSource;
 }
 
 /** An everything server: an `@mcpkit/server` {@link Server} whose `close()` also stops its timer. */
@@ -561,6 +565,8 @@ export function createEverythingServer(options: EverythingServerOptions = {}): E
       ],
     }),
   );
+
+  registerCounterApp(server, { html: options.appHtml, read: () => counter, bump });
 
   // ---- the timer, and close ----
 

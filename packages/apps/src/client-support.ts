@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from "@mcpkit/protocol";
+import type { ClientCapabilities, ExtensionCapabilities } from "@mcpkit/protocol";
 import { UI_EXTENSION_ID, UI_MIME_TYPE } from "./constants.js";
 
 /** What a client declared under `capabilities.extensions["io.modelcontextprotocol/ui"]`. */
@@ -49,6 +49,6 @@ export function rendersApps(source: CapabilitySource, mimeType: string = UI_MIME
  * The `capabilities.extensions` entry a host declares to render views; pass it to `createClient({
  * capabilities: { extensions: appExtension() } })`.
  */
-export function appExtension(mimeTypes: readonly string[] = [UI_MIME_TYPE]): Record<string, unknown> {
+export function appExtension(mimeTypes: readonly string[] = [UI_MIME_TYPE]): ExtensionCapabilities {
   return { [UI_EXTENSION_ID]: { mimeTypes: [...mimeTypes] } };
 }

@@ -73,7 +73,7 @@ describe("the caller's MCP Apps support reaches the handler", () => {
     expect(appSupportOf({ extensions: appExtension(["text/html;profile=mcp-app", "x"]) })).toEqual({
       mimeTypes: ["text/html;profile=mcp-app", "x"],
     });
-    expect(appSupportOf({ extensions: { "io.modelcontextprotocol/ui": "yes" } })).toBeUndefined();
+    expect(appSupportOf({ extensions: { "io.modelcontextprotocol/ui": "yes" as never } })).toBeUndefined();
     expect(rendersApps({ capabilities: { extensions: { "io.modelcontextprotocol/ui": {} } } })).toBe(false);
   });
 });
