@@ -15,6 +15,7 @@ import { discardBody, type ResponseBodyReader, readBoundedText, readEventStream 
 import { HttpError, ResponseTooLargeError, SessionExpiredError } from "./errors.js";
 import { ACCEPTS_LIGHT_SIGNAL, LightSignal } from "./internal/light-signal.js";
 import { networkError } from "./internal/network-error.js";
+import { fetchOnOrigin } from "./internal/redirects.js";
 import { cutStream } from "./internal/response-cap.js";
 import { cursorParser, type SseCursor, settleCursor } from "./internal/sse-read.js";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "./limits.js";
@@ -232,14 +233,15 @@ export function createStreamableHttpClientTransport(
       method,
       headers: message !== undefined ? postHeaders(message, given) : getHeaders(lastEventId),
       signal,
+      redirect: "manual",
     };
     if (body !== undefined) init.body = body;
     try {
-      return await doFetch(url, init);
+      return await fetchOnOrigin(doFetch, url, init, bodyReader);
     } catch (error) {
       if (signal.aborted) throw signal.reason;
-      // createNodeFetch cuts a body past its own cap: that error says so already.
-      if (error instanceof ResponseTooLargeError) throw error;
+      // createNodeFetch cuts a body past its own cap, and a redirect off the origin is refused: both say so.
+      if (error instanceof TransportError) throw error;
       throw networkError(method, url, error);
     }
   }
@@ -626,7 +628,7 @@ export function createStreamableHttpClientTransport(
         h[Header.SessionId] = id;
         if (protocolVersion !== undefined) h[Header.ProtocolVersion] = protocolVersion;
       });
-      const response = await doFetch(url, { method: "DELETE", headers, signal });
+      const response = await fetchOnOrigin(doFetch, url, { method: "DELETE", headers, signal }, bodyReader);
       discard(response);
     } catch (error) {
       onError(new TransportError(`DELETE of session ${id} failed`, { cause: error }));

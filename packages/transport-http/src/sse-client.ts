@@ -10,6 +10,7 @@ import {
 import { discardBody, type ResponseBodyReader, readBoundedText, readEventStream } from "./body-reader.js";
 import { HttpError, ResponseTooLargeError } from "./errors.js";
 import { networkError } from "./internal/network-error.js";
+import { fetchOnOrigin } from "./internal/redirects.js";
 import { cutStream } from "./internal/response-cap.js";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "./limits.js";
 import { createSseParser } from "./sse-parser.js";
@@ -88,10 +89,15 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
       h.accept = "text/event-stream";
       let response: Response;
       try {
-        response = await doFetch(url, { method: "GET", headers: h, signal: lifetime.signal });
+        response = await fetchOnOrigin(
+          doFetch,
+          url,
+          { method: "GET", headers: h, signal: lifetime.signal },
+          options.bodyReader,
+        );
       } catch (error) {
         await close();
-        throw networkError("GET", url, error);
+        throw error instanceof TransportError ? error : networkError("GET", url, error);
       }
       // 204 and 205 have no body to stream.
       if (!response.ok || response.status === 204 || response.status === 205) {
@@ -167,15 +173,15 @@ export function createSseClientTransport(options: SseClientTransportOptions): Ss
       h["content-type"] = "application/json";
       let response: Response;
       try {
-        response = await doFetch(endpoint, {
-          method: "POST",
-          headers: h,
-          body: JSON.stringify(message),
-          signal: lifetime.signal,
-        });
+        response = await fetchOnOrigin(
+          doFetch,
+          endpoint,
+          { method: "POST", headers: h, body: JSON.stringify(message), signal: lifetime.signal },
+          options.bodyReader,
+        );
       } catch (error) {
         if (closed) throw new ConnectionClosedError("The SSE transport is closed");
-        if (error instanceof ResponseTooLargeError) throw error;
+        if (error instanceof TransportError) throw error;
         throw networkError("POST", endpoint, error);
       }
       // The answer arrives on the SSE stream; the POST body is only read to free the connection.
