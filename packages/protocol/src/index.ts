@@ -1,5 +1,15 @@
 // The public surface of @mcpkit/protocol. Explicit named exports only: a test snapshots this list.
 
+// The JSON Schema engine is @mcpkit/json-schema; re-exported here for the code that imports it from protocol.
+export {
+  type CompiledJsonSchema,
+  createJsonSchemaValidator,
+  formatJsonSchemaErrors,
+  type JsonSchemaError,
+  type JsonSchemaValidator,
+  type JsonSchemaValidatorOptions,
+  type JsonSchemaVerdict,
+} from "@mcpkit/json-schema";
 export { audio, embeddedResource, fromBase64, image, resourceLink, text, toBase64 } from "./content.js";
 export type {
   MissingRequiredClientCapabilityErrorData,
@@ -16,18 +26,6 @@ export {
   validateXMcpHeaderAnnotations,
   X_MCP_HEADER,
 } from "./headers.js";
-export { modernRequestHeaders } from "./request-headers.js";
-export {
-  createJsonSchemaValidator,
-  type JsonSchemaValidatorOptions,
-} from "./json-schema/default-validator.js";
-export type { JsonSchemaError } from "./json-schema/schema-error.js";
-export { formatJsonSchemaErrors } from "./json-schema/schema-error.js";
-export type {
-  CompiledJsonSchema,
-  JsonSchemaValidator,
-  JsonSchemaVerdict,
-} from "./json-schema/validator.js";
 export { isLevelEnabled, isLoggingLevel, LOGGING_LEVELS } from "./logging.js";
 export { isReservedMetaKey, MetaKey, TASKS_EXTENSION_ID } from "./meta.js";
 export type { CapabilityRequirement, MethodDirection, MethodInfo, MethodKind } from "./methods.js";
@@ -43,6 +41,7 @@ export {
   requiredCapability,
 } from "./methods.js";
 export { loadOpenTelemetry } from "./otel-api.js";
+export { modernRequestHeaders } from "./request-headers.js";
 export { ResultType, readResultType } from "./result-type.js";
 export {
   DIRECTORY_MIME_TYPE,

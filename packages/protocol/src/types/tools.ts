@@ -1,3 +1,5 @@
+// A JSON Schema object: the engine's type (@mcpkit/json-schema), so both name one type.
+import type { JsonSchema } from "@mcpkit/json-schema";
 import type {
   BaseMetadata,
   CacheHints,
@@ -13,17 +15,7 @@ import type { ContentBlock } from "./content.js";
 import type { LegacyTaskMetadata } from "./legacy-tasks.js";
 import type { InputResponseRequestParams } from "./mrtr.js";
 
-/**
- * A JSON Schema object (2020-12 by default since 2025-11-25). Kept open: any keyword may appear,
- * including `x-mcp-header` on properties (2026-07-28).
- */
-export interface JsonSchema {
-  $schema?: string;
-  type?: string | string[];
-  properties?: Record<string, JsonSchema>;
-  required?: string[];
-  [keyword: string]: unknown;
-}
+export type { JsonSchema };
 
 /**
  * A tool's input schema. Its root is always `type: "object"`. Up to 2025-11-25 only `properties` and

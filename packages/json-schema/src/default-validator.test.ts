@@ -1,8 +1,8 @@
 import { Ajv } from "ajv";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
-import type { JsonSchema } from "../types/tools.js";
 import { createJsonSchemaValidator } from "./default-validator.js";
+import type { JsonSchema } from "./json-schema-type.js";
 import type { JsonSchemaError } from "./schema-error.js";
 import type { CompiledJsonSchema, JsonSchemaVerdict } from "./validator.js";
 

@@ -1,9 +1,9 @@
-import type { JsonSchema } from "../types/tools.js";
 import { AjvFallback } from "./ajv-fallback.js";
 import { SchemaPatterns } from "./bounded-pattern.js";
 import { canGenerateCode } from "./code-generation.js";
 import { type Dialect, dialectOf, isMetaIdAsAjvKnowsIt } from "./dialect.js";
 import { EvalFreeFallback } from "./eval-free-fallback.js";
+import type { JsonSchema } from "./json-schema-type.js";
 import { unresolvableRef } from "./refs.js";
 import { analyzeSubset, type SubsetValidator } from "./subset.js";
 import {

@@ -1,4 +1,4 @@
-import type { JsonSchema } from "../types/tools.js";
+import type { JsonSchema } from "./json-schema-type.js";
 import type { JsonSchemaError } from "./schema-error.js";
 
 /** The verdict on one value: valid, or the errors found (never empty). */

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 // The package is built as it ships (tsup, ESM, ajv left external) from the current sources into a private
 // directory beside the package's node_modules, so the test reads no stale dist and the child resolves ajv
 // as an installed package would.
-const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..", "..");
+const packageDir = join(dirname(fileURLToPath(import.meta.url)), "..");
 let outDir: string;
 
 beforeAll(async () => {
