@@ -1,3 +1,4 @@
+import { isModelVisible } from "./app-tools.js";
 import { ToolNameCollisionError, UnknownToolError } from "./errors.js";
 import { isProviderToolName, MAX_TOOL_NAME_LENGTH, sanitizeToolName, withHash } from "./naming.js";
 import type {
@@ -269,6 +270,8 @@ function buildTools(
     const sourceId = entry.id ?? entry.prefix ?? String(index);
     const context: ToolNamingContext = { sourceId, prefix: entry.prefix, index };
     for (const tool of listed[index] ?? []) {
+      // MCP Apps: a tool only a view may call (`visibility: ["app"]`) is never offered to the model.
+      if (!isModelVisible(tool)) continue;
       if (!passes(tool, entry.include, entry.exclude) || !passes(tool, options.include, options.exclude))
         continue;
       const wanted = options.name

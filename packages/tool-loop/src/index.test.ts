@@ -12,6 +12,7 @@ it("exports exactly the public surface", () => {
       "aggregateTools",
       "createScriptedModel",
       "executeToolCall",
+      "isModelVisible",
       "isProviderToolName",
       "isRefreshable",
       "isToolbox",
@@ -22,6 +23,7 @@ it("exports exactly the public surface", () => {
       "toToolbox",
       "toolResultMessage",
       "toolResultText",
+      "toolUiResource",
     ]
   `);
 });

@@ -13,6 +13,7 @@ export {
   type ToolSources,
   toToolbox,
 } from "./aggregate.js";
+export { isModelVisible, toolUiResource } from "./app-tools.js";
 export { ToolNameCollisionError, UnknownToolError } from "./errors.js";
 export {
   type ExecuteToolCallOptions,

@@ -29,7 +29,9 @@ export type LoopEvent =
   | { readonly type: "tools-changed"; readonly step: number; readonly tools: readonly string[] }
   /**
    * A call starts (or is answered at once, when denied): `call` carries the arguments it runs with
-   * (edited ones when the hook edited them), `requested` the model's own call.
+   * (edited ones when the hook edited them), `requested` the model's own call. `info.descriptor` is the
+   * tool as listed, `_meta` included: `toolUiResource(info.descriptor)` is its MCP Apps view, for a host
+   * that renders it next to the result.
    */
   | {
       readonly type: "tool-call";

@@ -17,6 +17,8 @@ export interface ToolDescriptor {
   readonly outputSchema?: JsonSchema | undefined;
   /** Behaviour hints, passed through untouched (untrusted unless the server is trusted). */
   readonly annotations?: ToolAnnotationsLike | undefined;
+  /** The tool's `_meta` as listed (MCP Apps' `ui`: its view and visibility); never sent to a model. */
+  readonly _meta?: { readonly [key: string]: unknown } | undefined;
 }
 
 /** MCP's tool annotations: hints about a tool's behaviour. */
