@@ -123,8 +123,10 @@ export interface AggregatedTools extends Toolbox {
   /**
    * Lists the tools again (the stale sources only, unless `all`) and rebuilds the names with the same
    * rules. A tool that stays keeps its local name; a vanished one becomes unknown (`call` rejects with
-   * `UnknownToolError`, which the loop answers as an error result). Resolves with whether the list of
-   * names changed.
+   * `UnknownToolError`, which the loop answers as an error result). A name once handed out is never
+   * given to another tool for the aggregation's life: a new tool that wants the name of one that left
+   * (another server's `search`, say) gets it with a hash suffix, so a model's call by the old name can
+   * never land on a different server. Resolves with whether the list of names changed.
    * @throws {ToolNameCollisionError} when the new lists collide; the previous list is kept then.
    */
   refresh(options?: { readonly signal?: AbortSignal | undefined; readonly all?: boolean }): Promise<boolean>;
@@ -149,6 +151,13 @@ interface Built {
   readonly tools: readonly AggregatedTool[];
   readonly table: ReadonlyMap<string, ResolvedTool>;
   readonly reverse: ReadonlyMap<string, string>;
+  /** Every local name handed out so far (this build's and earlier ones'), to the tool it was given to. */
+  readonly pinned: ReadonlyMap<string, string>;
+}
+
+/** The key of a server's tool in an aggregation: its source id and server-side name. */
+function toolKey(sourceId: string, serverName: string): string {
+  return `${sourceId}\u0000${serverName}`;
 }
 
 /**
@@ -181,7 +190,7 @@ export async function aggregateTools(
   const listed = await Promise.all(
     entries.map(async (entry) => readTools(await entry.source.listTools({ signal: options.signal }))),
   );
-  let built = buildTools(entries, listed, options);
+  let built = buildTools(entries, listed, options, new Map());
   // Per entry: a list_changed arrived through its subscription since it was last listed.
   const changed = entries.map(() => false);
   const subscriptions = options.live
@@ -210,7 +219,8 @@ export async function aggregateTools(
           return readTools(await entry.source.listTools({ signal: refreshOptions.signal, refresh: true }));
         }),
       );
-      const rebuilt = buildTools(entries, next, options);
+      // Names handed out before stay with their tools: a refresh never moves one to another tool.
+      const rebuilt = buildTools(entries, next, options, built.pinned);
       listed.splice(0, listed.length, ...next);
       const before = built.tools.map((tool) => tool.name).join("\u0000");
       built = rebuilt;
@@ -220,7 +230,7 @@ export async function aggregateTools(
       await Promise.all(subscriptions.splice(0).map((subscription) => subscription?.close().catch(() => {})));
     },
     resolve: (name) => built.table.get(name),
-    localName: (sourceId, serverName) => built.reverse.get(`${sourceId}\u0000${serverName}`),
+    localName: (sourceId, serverName) => built.reverse.get(toolKey(sourceId, serverName)),
     call(name, args, callOptions) {
       const target = built.table.get(name);
       if (!target) return Promise.reject(new UnknownToolError(name));
@@ -251,10 +261,13 @@ async function follow(source: ToolSource, onChange: () => void): Promise<ToolSou
   return subscription;
 }
 
+// `pinned`: the names earlier builds handed out, each to its tool's key. A tool keeps its pinned name; no
+// other tool gets it, even after its own tool vanished (it gets the wanted name with a hash suffix).
 function buildTools(
   entries: readonly ToolSourceEntry[],
   listed: readonly (readonly ToolDescriptor[])[],
   options: AggregateToolsOptions,
+  pinned: ReadonlyMap<string, string>,
 ): Built {
   const separator = options.separator ?? "__";
   const maxLength = options.maxNameLength ?? MAX_TOOL_NAME_LENGTH;
@@ -264,6 +277,8 @@ function buildTools(
     readonly sourceId: string;
     readonly wanted: string;
   }
+  const pinnedTo = new Map<string, string>();
+  for (const [name, key] of pinned) pinnedTo.set(key, name);
   const pending: Pending[] = [];
   const byWanted = new Map<string, Pending>();
   entries.forEach((entry, index) => {
@@ -281,7 +296,9 @@ function buildTools(
           : tool.name;
       const item: Pending = { tool, entry, sourceId, wanted };
       const clash = byWanted.get(wanted);
-      if (clash) {
+      // Two tools that want one name collide, unless one holds a name already (given by an earlier build).
+      const holds = (other: Pending) => pinnedTo.has(toolKey(other.sourceId, other.tool.name));
+      if (clash && !holds(clash) && !holds(item)) {
         throw new ToolNameCollisionError(wanted, [
           `${clash.sourceId}/${clash.tool.name}`,
           `${sourceId}/${tool.name}`,
@@ -292,14 +309,38 @@ function buildTools(
     }
   });
 
-  // Names that are already valid are handed out first, so rewriting another name can never take them.
+  const keyOf = (item: Pending) => toolKey(item.sourceId, item.tool.name);
+  // A name is free for a tool when no earlier build gave it to another tool.
+  const freeFor = (name: string, key: string) => {
+    const owner = pinned.get(name);
+    return owner === undefined || owner === key;
+  };
+  // Names given before go back to their tools first; then the names that are already valid (and free),
+  // so rewriting another name can never take them.
   const used = new Set<string>();
-  for (const item of pending) if (isProviderToolName(item.wanted, maxLength)) used.add(item.wanted);
+  for (const item of pending) {
+    const kept = pinnedTo.get(keyOf(item));
+    if (kept !== undefined) used.add(kept);
+  }
+  for (const item of pending) {
+    if (
+      !pinnedTo.has(keyOf(item)) &&
+      isProviderToolName(item.wanted, maxLength) &&
+      freeFor(item.wanted, keyOf(item))
+    )
+      used.add(item.wanted);
+  }
   const finalNames = pending.map((item) => {
-    if (isProviderToolName(item.wanted, maxLength)) return item.wanted;
+    const key = keyOf(item);
+    const kept = pinnedTo.get(key);
+    if (kept !== undefined) return kept;
+    if (isProviderToolName(item.wanted, maxLength) && freeFor(item.wanted, key)) return item.wanted;
+    const taken = (candidate: string) => used.has(candidate) || !freeFor(candidate, key);
     let name = sanitizeToolName(item.wanted, maxLength);
-    if (used.has(name)) name = withHash(name, item.wanted, maxLength);
-    if (used.has(name)) throw new ToolNameCollisionError(name, [`${item.sourceId}/${item.tool.name}`]);
+    if (taken(name)) name = withHash(name, item.wanted, maxLength);
+    // That one too was given before (to a tool that went away): the tool's own key decides the hash.
+    if (taken(name)) name = withHash(sanitizeToolName(item.wanted, maxLength), key, maxLength);
+    if (taken(name)) throw new ToolNameCollisionError(name, [`${item.sourceId}/${item.tool.name}`]);
     used.add(name);
     return name;
   });
@@ -307,13 +348,15 @@ function buildTools(
   const tools: AggregatedTool[] = [];
   const table = new Map<string, ResolvedTool>();
   const reverse = new Map<string, string>();
+  const nextPinned = new Map(pinned);
   pending.forEach((item, i) => {
     const name = finalNames[i]!;
     tools.push({ ...item.tool, name, serverName: item.tool.name, sourceId: item.sourceId });
     table.set(name, { source: item.entry.source, sourceId: item.sourceId, serverName: item.tool.name });
-    reverse.set(`${item.sourceId}\u0000${item.tool.name}`, name);
+    reverse.set(keyOf(item), name);
+    nextPinned.set(name, keyOf(item));
   });
-  return { tools, table, reverse };
+  return { tools, table, reverse, pinned: nextPinned };
 }
 
 function isToolSource(value: unknown): value is ToolSource {

@@ -19,6 +19,7 @@ export {
   type ExecuteToolCallOptions,
   executeToolCall,
   type LoopToolResult,
+  type ToolErrorCode,
   toolResultMessage,
 } from "./execute-tool-call.js";
 export type { LoopEvent, ToolApprovalOutcome } from "./loop-events.js";

@@ -1,3 +1,4 @@
+import type { ToolErrorCode } from "./execute-tool-call.js";
 import type { JsonSchema } from "./tool-source.js";
 
 /**
@@ -67,6 +68,11 @@ export interface ToolResultMessage {
   readonly content: string;
   /** True when the tool failed; bridges mark the result as an error in their provider's way. */
   readonly isError: boolean;
+  /**
+   * On an error result: why (`invalid-arguments`, `denied`, `tool-error`, …; see `ToolErrorCode`), for
+   * the host and the app's own bridges. Providers are sent the text and `isError` only.
+   */
+  readonly errorCode?: ToolErrorCode | undefined;
   /** The tool's `structuredContent`, for bridges that can send JSON; never needed to read `content`. */
   readonly structured?: unknown;
 }

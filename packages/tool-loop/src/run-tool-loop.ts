@@ -1,7 +1,9 @@
+import type { JsonSchemaValidator } from "@mcpkit/protocol";
 import { isRefreshable, type Toolbox } from "./aggregate.js";
-import { executeToolCall, type LoopToolResult, toolResultMessage } from "./execute-tool-call.js";
-import { isPlainObject, mapLimited, untilAborted } from "./internal/until-aborted.js";
-import type { LoopEvent, ToolApprovalOutcome } from "./loop-events.js";
+import type { LoopToolResult } from "./execute-tool-call.js";
+import { runCalls } from "./internal/run-calls.js";
+import { untilAborted } from "./internal/until-aborted.js";
+import type { LoopEvent } from "./loop-events.js";
 import type {
   AssistantMessage,
   LoopMessage,
@@ -101,13 +103,29 @@ export interface RunToolLoopOptions {
   /** Aborts the run: the model request and the tool calls in flight; the run rejects with `signal.reason`. */
   readonly signal?: AbortSignal | undefined;
   /**
-   * Asked before each call of a listed tool with object arguments (unknown tools and bad arguments are
+   * Asked before each call of a listed tool with valid arguments (unknown tools and bad arguments are
    * answered with an error anyway). The calls of one turn are asked one at a time, in call order, before
-   * any of them runs, so a prompt on a terminal is never interleaved. Default: allow everything.
+   * any of them runs, so a prompt on a terminal is never interleaved. Without it, every call runs except
+   * those of destructive tools (see `allowDestructive`).
    */
   readonly approve?:
     | ((call: ToolCall, info: ToolCallInfo) => ToolApproval | Promise<ToolApproval>)
     | undefined;
+  /**
+   * Without an `approve` hook, run tools whose annotations say `destructiveHint: true` (and not
+   * `readOnlyHint: true`) unasked. Default false: such a call is not run and the model is told it needs
+   * the user's approval, which this app cannot ask for (`errorCode: "approval-required"`). With an
+   * `approve` hook the hook decides and this option is not read. (Annotations are the server's claims:
+   * a tool that says nothing is not treated as destructive here.)
+   */
+  readonly allowDestructive?: boolean | undefined;
+  /**
+   * Checks each call's arguments against the tool's `inputSchema` before approval and before the server
+   * is called, with this validator (`@mcpkit/protocol`'s seam); the model gets the validator's errors
+   * (`arguments must have required property 'b'`) as an error result and the server never sees the call.
+   * Default: `createJsonSchemaValidator()`; `false` leaves validation to the server.
+   */
+  readonly validator?: JsonSchemaValidator | false | undefined;
   /**
    * Receives every event of the run (see `LoopEvent`). When given, the model is driven through its
    * streaming API (`Model.stream`) where it has one, so text arrives in deltas.
@@ -314,109 +332,4 @@ export function toModelTools(tools: readonly ToolDescriptor[]): ModelTool[] {
     description: tool.description ?? tool.title ?? "",
     inputSchema: tool.inputSchema ?? { type: "object", properties: {} },
   }));
-}
-
-interface PlannedCall {
-  readonly requested: ToolCall;
-  readonly call: ToolCall;
-  readonly info: ToolCallInfo;
-  readonly approval: ToolApprovalOutcome;
-  readonly denial?: string | undefined;
-}
-
-async function runCalls(
-  options: RunToolLoopOptions,
-  calls: readonly ToolCall[],
-  step: number,
-  emit: (event: LoopEvent) => void,
-  concurrency: number,
-  telemetry: LoopTelemetry | undefined,
-): Promise<ToolResultMessage[]> {
-  const { signal } = options;
-  const byName = new Map(options.tools.tools.map((tool) => [tool.name, tool]));
-  // Approvals first, one at a time in call order: a person answering prompts sees one at a time.
-  const planned: PlannedCall[] = [];
-  for (const requested of calls) {
-    signal?.throwIfAborted();
-    const info = callInfo(requested, byName.get(requested.name), step, signal);
-    let plan: PlannedCall = { requested, call: requested, info, approval: "allowed" };
-    if (options.approve && info.descriptor && isPlainObject(requested.arguments)) {
-      const decision = await untilAborted(Promise.resolve(options.approve(requested, info)), signal);
-      if (decision === "deny" || decision === false) plan = { ...plan, approval: "denied", denial: "" };
-      else if (typeof decision === "object" && decision !== null && "deny" in decision)
-        plan = { ...plan, approval: "denied", denial: decision.deny };
-      else if (typeof decision === "object" && decision !== null && "arguments" in decision)
-        plan = { ...plan, approval: "edited", call: { ...requested, arguments: decision.arguments } };
-    }
-    planned.push(plan);
-  }
-  return mapLimited(planned, concurrency, (plan) =>
-    telemetry === undefined
-      ? runCall(options, plan, emit)
-      : telemetry.tool(plan.requested, () => runCall(options, plan, emit)),
-  );
-}
-
-function callInfo(
-  call: ToolCall,
-  descriptor: ToolDescriptor | undefined,
-  step: number,
-  signal: AbortSignal | undefined,
-): ToolCallInfo {
-  const aggregated = descriptor as (ToolDescriptor & { serverName?: string; sourceId?: string }) | undefined;
-  return {
-    step,
-    signal,
-    server: aggregated?.sourceId,
-    tool: aggregated?.serverName ?? call.name,
-    annotations: descriptor?.annotations,
-    descriptor,
-  };
-}
-
-async function runCall(
-  options: RunToolLoopOptions,
-  plan: PlannedCall,
-  emit: (event: LoopEvent) => void,
-): Promise<ToolResultMessage> {
-  const { signal } = options;
-  signal?.throwIfAborted();
-  const { requested, info } = plan;
-  const step = info.step;
-  const context: ToolCallContext = { step, signal };
-  const { signal: _signal, step: _step, ...publicInfo } = info;
-  emit({ type: "tool-call", step, call: plan.call, requested, approval: plan.approval, info: publicInfo });
-  let result: LoopToolResult | undefined;
-  let effective = plan.call;
-  if (plan.approval === "denied") {
-    result = {
-      content: `The call of tool "${requested.name}" was denied by the user${plan.denial ? `: ${plan.denial}` : ""}. Do not retry it as it is.`,
-      isError: true,
-      denied: true,
-    };
-  } else if (isPlainObject(effective.arguments)) {
-    const decision = await options.beforeToolCall?.(effective, context);
-    if (decision && "result" in decision) {
-      result = {
-        content: decision.result.content,
-        isError: decision.result.isError === true,
-        structured: decision.result.structured,
-      };
-    } else if (decision) {
-      effective = { ...effective, arguments: decision.arguments };
-    }
-  }
-  if (!result) {
-    const timeout =
-      typeof options.toolTimeout === "function" ? options.toolTimeout(effective, info) : options.toolTimeout;
-    result = await executeToolCall(options.tools, effective, {
-      signal,
-      timeout,
-      onProgress: (progress) => emit({ type: "tool-progress", step, call: effective, progress }),
-    });
-  }
-  const replaced = await options.afterToolCall?.(requested, result, context);
-  if (replaced) result = replaced;
-  emit({ type: "tool-result", step, call: effective, result });
-  return toolResultMessage(requested, result);
 }
