@@ -64,6 +64,19 @@ const fetches = [
   ],
 ] as const;
 
+/** Sends one ping with an `X-Api-Key` header (an app's `-H`) through a fresh client transport. */
+async function pingWithKey(url: string, extra: object): Promise<void> {
+  const transport = createStreamableHttpClientTransport({
+    url,
+    headers: { "x-api-key": "k-123" },
+    openStandaloneStream: false,
+    ...extra,
+  });
+  cleanups.push(() => transport.close());
+  await transport.start(sink);
+  await transport.send(ping);
+}
+
 describe("[issue-25.weak] a redirect never carries the request's headers to another origin", () => {
   it.each(fetches)(
     "a cross-origin 307 and 308 are refused through %s: X-Api-Key never arrives",
@@ -75,15 +88,7 @@ describe("[issue-25.weak] a redirect never carries the request's headers to anot
           res.writeHead(status, { location: other.url });
           res.end();
         });
-        const transport = createStreamableHttpClientTransport({
-          url: `${mcp}/mcp`,
-          headers: { "x-api-key": "k-123" },
-          openStandaloneStream: false,
-          ...make(),
-        });
-        cleanups.push(() => transport.close());
-        await transport.start(sink);
-        const error = await transport.send(ping).catch((e: unknown) => e);
+        const error = await pingWithKey(`${mcp}/mcp`, make()).catch((e: unknown) => e);
         expect(error).toBeInstanceOf(TransportError);
         expect((error as Error).message).toContain(
           `HTTP ${status} from ${mcp}/mcp redirects to another origin`,
@@ -105,15 +110,7 @@ describe("[issue-25.weak] a redirect never carries the request's headers to anot
       seen.push(req.headers);
       answer(res);
     });
-    const transport = createStreamableHttpClientTransport({
-      url: `${mcp}/mcp`,
-      headers: { "x-api-key": "k-123" },
-      openStandaloneStream: false,
-      ...make(),
-    });
-    cleanups.push(() => transport.close());
-    await transport.start(sink);
-    await transport.send(ping);
+    await pingWithKey(`${mcp}/mcp`, make());
     expect(seen).toHaveLength(1);
     expect(seen[0]!["x-api-key"]).toBe("k-123");
   });
