@@ -215,7 +215,7 @@ describeRedis("[issue-25.1] a shared legacy session belongs to the identity that
     const first = await store.storeEvent("sess-0", { jsonrpc: "2.0", method: "a" });
     await store.storeEvent("sess-0", { jsonrpc: "2.0", method: "b" });
     expect(await store.streamIdOf(first)).toBe("sess-0");
-    const entries = await redis.xRange(`${prefix}forge:events:sess-0`, "-", "+");
+    const entries = (await redis.xRange(`${prefix}forge:events:sess-0`, "-", "+")) ?? [];
     expect(entries).toHaveLength(2);
     // What an outsider can build: the stream id (it starts with the session id) and a Redis entry id.
     for (const entry of entries) {
