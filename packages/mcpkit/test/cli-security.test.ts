@@ -35,14 +35,15 @@ describe("[issue-25.weak] terminal escapes from a server are printed escaped", (
     ["prompt", ["prompt", "p"], `user: ${SHOWN}\n`, 0],
     ["read", ["read", "hostile://r"], `${SHOWN}\n`, 0],
   ])("%s", async (_name, argv, stdout, code) => {
-    const run = await runCli([...argv, running.url]);
+    // The URL right after the command: the order every version of the CLI reads.
+    const run = await runCli([argv[0]!, running.url, ...argv.slice(1)]);
     expect(run).toEqual({ code, stdout, stderr: "" });
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters.
     expect(run.stdout).not.toMatch(/[\x1b\x07\x9b\r]/);
   });
 
   it("an error message from the server", async () => {
-    const run = await runCli(["call", "fail", running.url]);
+    const run = await runCli(["call", running.url, "fail"]);
     expect(run.code).toBe(1);
     expect(run.stderr).toContain(`bad ${SHOWN}`);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters.
@@ -50,7 +51,7 @@ describe("[issue-25.weak] terminal escapes from a server are printed escaped", (
   });
 
   it("--json stays JSON that decodes to the server's text", async () => {
-    const run = await runCli(["call", "shout", running.url, "--json"]);
+    const run = await runCli(["call", running.url, "shout", "--json"]);
     expect(run.code).toBe(0);
     // biome-ignore lint/suspicious/noControlCharactersInRegex: the test looks for control characters.
     expect(run.stdout).not.toMatch(/[\x1b\x07\x9b\r]/);
