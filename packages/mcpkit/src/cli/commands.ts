@@ -55,6 +55,19 @@ function needsName(args: CliArgs, what: string, names: readonly string[]): Usage
   );
 }
 
+/** The tool or prompt the line names, out of the server's list; a usage error naming the list otherwise. */
+function pickNamed<T extends { name: string }>(
+  args: CliArgs,
+  what: "tool" | "prompt",
+  items: readonly T[],
+): T {
+  const names = items.map((item) => item.name);
+  if (args.name === undefined) throw needsName(args, what, names);
+  const found = items.find((item) => item.name === args.name);
+  if (found) return found;
+  throw new UsageError(`no ${what} "${args.name}" on this server (it has: ${names.join(", ") || "none"})`);
+}
+
 /** The argument names the schema does not declare (none when it allows any, or declares nothing). */
 function undeclared(keys: readonly string[], schema: unknown): { unknown: string[]; known: string[] } {
   const s = (typeof schema === "object" && schema !== null ? schema : {}) as Record<string, unknown>;
@@ -181,19 +194,7 @@ export async function runCommand(client: Client, args: CliArgs, io: CliIo): Prom
       return 0;
     }
     case "prompt": {
-      const prompts = await during("prompts/list", undefined, client.listPrompts());
-      if (args.name === undefined)
-        throw needsName(
-          args,
-          "prompt",
-          prompts.map((p) => p.name),
-        );
-      const prompt = prompts.find((p) => p.name === args.name);
-      if (!prompt) {
-        throw new UsageError(
-          `no prompt "${args.name}" on this server (it has: ${prompts.map((p) => p.name).join(", ") || "none"})`,
-        );
-      }
+      const prompt = pickNamed(args, "prompt", await during("prompts/list", undefined, client.listPrompts()));
       const promptArgs = Object.fromEntries([
         ...args.pairs,
         ...Object.entries(args.jsonArgs ?? {}).map(
@@ -241,19 +242,7 @@ export async function runCommand(client: Client, args: CliArgs, io: CliIo): Prom
 }
 
 async function callCommand(client: Client, args: CliArgs, io: CliIo): Promise<number> {
-  const tools = await during("tools/list", undefined, client.listTools());
-  if (args.name === undefined)
-    throw needsName(
-      args,
-      "tool",
-      tools.map((t) => t.name),
-    );
-  const tool = tools.find((t) => t.name === args.name);
-  if (!tool) {
-    throw new UsageError(
-      `no tool "${args.name}" on this server (it has: ${tools.map((t) => t.name).join(", ") || "none"})`,
-    );
-  }
+  const tool = pickNamed(args, "tool", await during("tools/list", undefined, client.listTools()));
   const callArgs = { ...coerceArgs(args.pairs, tool.inputSchema as never), ...args.jsonArgs };
   const { unknown, known } = undeclared(Object.keys(callArgs), tool.inputSchema);
   warnUndeclared(io, "tool", tool.name, unknown, known);
