@@ -35,10 +35,11 @@ Options:
                                 (a flag shows in the process list)
   --oauth [--client-id ID --issuer URL]  sign in to a protected server (loopback redirect; a
                                 pre-registered client names its authorization server with --issuer, and
-                                is sent only there; --redirect-port PORT for a client registered with a
-                                fixed one; its secret: MCPKIT_CLIENT_SECRET or --client-secret S). The login is kept in ~/.config/mcpkit/tokens.json
-                                (0600; XDG_CONFIG_HOME, MCPKIT_CONFIG_DIR move it) and refreshed;
-                                \`mcpkit logout\` forgets it
+                                is sent only there; its secret: MCPKIT_CLIENT_SECRET, or --client-secret S
+                                which shows in the process list; --redirect-port PORT for a client
+                                registered with a fixed one). The login is kept in
+                                ~/.config/mcpkit/tokens.json (0600; XDG_CONFIG_HOME, MCPKIT_CONFIG_DIR move
+                                it) and refreshed; \`mcpkit logout\` forgets it
   --timeout MS                  per-request timeout (and the handshake's, unless --connect-timeout)
   --connect-timeout MS          bound on connecting and the handshake (default 30000)
   -v, --verbose                 error detail and the server's stderr
