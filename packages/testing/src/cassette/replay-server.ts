@@ -1,0 +1,252 @@
+import { ErrorCode, type JsonRpcId, type JsonRpcMessage, type Transport } from "@mcpkit/jsonrpc";
+import type { Cassette } from "./cassette.js";
+import { type CassetteExchanges, indexExchanges, progressTokenOf, subscriptionIdOf } from "./exchanges.js";
+import { differenceCount, firstDifference, type IgnorePath, shortJson } from "./json-difference.js";
+
+/**
+ * How {@link replayServer} matches an incoming request to a recorded one. `"exact"` compares the whole
+ * message, id and `_meta` included, in recorded order.
+ */
+export type ReplayMatch =
+  | "exact"
+  | {
+      /** Match whatever id the client uses (answers carry the client's id). Default true. */
+      ignoreIds?: boolean;
+      /** Leave `params._meta` (progress tokens, trace context, modern envelope) out. Default true. */
+      ignoreMeta?: boolean;
+      /**
+       * Accept requests in any order: the first unanswered recorded request that matches answers. Default
+       * false: the next unanswered recorded request must match.
+       */
+      ignoreOrder?: boolean;
+    };
+
+/** Options of {@link replayServer}. */
+export interface ReplayOptions {
+  match?: ReplayMatch;
+}
+
+/** A server that plays a cassette: connect it to a transport (or pass it to mcpkit's `connect()`). */
+export interface ReplayServer {
+  /**
+   * Serves one connection on `transport`, from the start of the cassette (each connection replays it
+   * anew). Resolves once the transport started.
+   */
+  connect(transport: Transport): Promise<void>;
+}
+
+interface Rules {
+  ignoreIds: boolean;
+  ignoreMeta: boolean;
+  ignoreOrder: boolean;
+}
+
+function rulesOf(match: ReplayMatch | undefined): Rules {
+  if (match === "exact") return { ignoreIds: false, ignoreMeta: false, ignoreOrder: false };
+  return {
+    ignoreIds: match?.ignoreIds ?? true,
+    ignoreMeta: match?.ignoreMeta ?? true,
+    ignoreOrder: match?.ignoreOrder ?? false,
+  };
+}
+
+function ignoreFor(rules: Rules): IgnorePath {
+  return (path) => (rules.ignoreIds && path === "$.id") || (rules.ignoreMeta && path === "$.params._meta");
+}
+
+type Message = Record<string, unknown>;
+
+/**
+ * Serves `cassette` as the server it was recorded from, in its era: each request the client sends is
+ * matched to a recorded one and answered with what the server answered then — the notifications that
+ * belonged to it, its server-to-client requests (waiting for the client's answer), its MRTR rounds with
+ * `requestState` verbatim, listen-stream notifications after the client message they followed. Ids,
+ * progress tokens and subscription ids are mapped to the client's own.
+ *
+ * A request that matches nothing is answered at once with a JSON-RPC error (`-32601` when no recorded
+ * request has its method, `-32602` otherwise) naming the nearest recorded request and the first
+ * difference, with `{ nearest, path, expected, got }` as `data`: a replay never hangs on it.
+ */
+export function replayServer(cassette: Cassette, options: ReplayOptions = {}): ReplayServer {
+  const rules = rulesOf(options.match);
+  const exchanges = indexExchanges(cassette.events);
+  return {
+    async connect(transport) {
+      const session = new ReplaySession(cassette, exchanges, rules, transport);
+      await transport.start({
+        onMessage: (value) => session.receive(value),
+        onInvalid: () => {},
+        onClose: () => session.close(),
+      });
+      session.pump();
+    },
+  };
+}
+
+class ReplaySession {
+  private readonly consumed = new Set<number>();
+  private readonly emitted = new Set<number>();
+  /** Recorded owner index → the live request's id and progress token. */
+  private readonly live = new Map<number, { id: JsonRpcId; token: unknown }>();
+  /** Owners matched so far, in match order. */
+  private readonly matched: number[] = [];
+  /** Server-to-client requests sent, by recorded id, whose answer has not come. */
+  private readonly awaiting = new Set<string>();
+  private closed = false;
+
+  constructor(
+    private readonly cassette: Cassette,
+    private readonly exchanges: CassetteExchanges,
+    private readonly rules: Rules,
+    private readonly transport: Transport,
+  ) {}
+
+  close(): void {
+    this.closed = true;
+  }
+
+  receive(value: unknown): void {
+    if (value === null || typeof value !== "object" || Array.isArray(value)) return;
+    const message = value as Message;
+    if (typeof message.method !== "string") this.answer(message);
+    else if (message.id === undefined) this.notification(message);
+    else this.request(message);
+    this.pump();
+  }
+
+  private clientIndexes(test: (message: Message) => boolean): number[] {
+    const out: number[] = [];
+    this.cassette.events.forEach((event, i) => {
+      if (event.from === "client" && !this.consumed.has(i) && test(event.message as unknown as Message))
+        out.push(i);
+    });
+    return out;
+  }
+
+  private answer(message: Message): void {
+    // The client answering one of our server-to-client requests (sent with the recorded id).
+    const key = JSON.stringify(message.id);
+    this.awaiting.delete(key);
+    const [index] = this.clientIndexes((m) => typeof m.method !== "string" && JSON.stringify(m.id) === key);
+    if (index !== undefined) this.take(index, message);
+  }
+
+  private notification(message: Message): void {
+    const [index] = this.clientIndexes((m) => m.method === message.method && m.id === undefined);
+    if (index !== undefined) this.take(index, message);
+  }
+
+  private request(message: Message): void {
+    const ignore = ignoreFor(this.rules);
+    const requests = this.clientIndexes((m) => typeof m.method === "string" && m.id !== undefined);
+    const candidates = this.rules.ignoreOrder ? requests : requests.slice(0, 1);
+    const hit = candidates.find(
+      (i) => firstDifference(this.cassette.events[i]!.message, message, ignore) === undefined,
+    );
+    if (hit !== undefined) {
+      this.take(hit, message);
+      return;
+    }
+    this.refuse(message, requests, ignore);
+  }
+
+  private take(index: number, message: Message): void {
+    this.consumed.add(index);
+    if (typeof message.method === "string" && message.id !== undefined) {
+      this.live.set(index, { id: message.id as JsonRpcId, token: progressTokenOf(message) });
+    }
+    this.matched.push(index);
+  }
+
+  private refuse(message: Message, requests: number[], ignore: IgnorePath): void {
+    const events = this.cassette.events;
+    const sameMethod = requests.filter(
+      (i) => (events[i]!.message as { method?: unknown }).method === message.method,
+    );
+    const pool = sameMethod.length > 0 ? sameMethod : requests;
+    let nearest: number | undefined;
+    let best = Number.POSITIVE_INFINITY;
+    for (const i of pool) {
+      const distance = differenceCount(events[i]!.message, message, ignore);
+      if (distance < best) {
+        best = distance;
+        nearest = i;
+      }
+    }
+    const code = sameMethod.length > 0 ? ErrorCode.InvalidParams : ErrorCode.MethodNotFound;
+    let text: string;
+    let data: Record<string, unknown>;
+    if (nearest === undefined) {
+      text = `replay: ${String(message.method)} was not expected: every recorded request was answered`;
+      data = {};
+    } else {
+      const recorded = events[nearest]!.message as unknown as Message;
+      const d = firstDifference(recorded, message, ignore) ?? { path: "$", expected: recorded, got: message };
+      const order = this.rules.ignoreOrder || d.path !== "$" ? "" : " (out of order)";
+      text =
+        `replay: no recorded request matches ${String(message.method)}${order}; nearest is events[${nearest}] ` +
+        `${String(recorded.method)}, first difference at ${d.path}: expected ${shortJson(d.expected)}, got ${shortJson(d.got)}`;
+      data = { nearest, path: d.path, expected: d.expected ?? null, got: d.got ?? null };
+    }
+    this.send({ jsonrpc: "2.0", id: message.id, error: { code, message: text, data } });
+  }
+
+  /** Sends every recorded server message whose time has come (see {@link replayServer}). */
+  pump(): void {
+    const events = this.cassette.events;
+    const { owner, previousClient, response } = this.exchanges;
+    for (const o of this.matched) {
+      const end = response.get(o);
+      for (let j = o + 1; j < events.length; j++) {
+        if (this.emitted.has(j) || owner[j] !== o || events[j]!.from !== "server") continue;
+        // Up to the response the exchange plays at once; after it (a listen stream's notifications,
+        // a list_changed), each message waits for the client message it followed in the recording.
+        const beforeResponse = end !== undefined && j <= end;
+        const prev = previousClient[j]!;
+        if (!beforeResponse && prev !== o && prev >= 0 && !this.consumed.has(prev)) break;
+        if (this.awaitingBefore(o, j)) break;
+        this.emitted.add(j);
+        this.send(this.mapped(events[j]!.message as unknown as Message, o));
+        const m = events[j]!.message as unknown as Message;
+        if (typeof m.method === "string" && m.id !== undefined) this.awaiting.add(JSON.stringify(m.id));
+      }
+    }
+  }
+
+  private awaitingBefore(o: number, j: number): boolean {
+    // A server-to-client request of this exchange not yet answered holds back what came after it.
+    for (let k = o + 1; k < j; k++) {
+      const m = this.cassette.events[k]!.message as unknown as Message;
+      if (this.exchanges.owner[k] === o && typeof m.method === "string" && m.id !== undefined)
+        if (this.awaiting.has(JSON.stringify(m.id))) return true;
+    }
+    return false;
+  }
+
+  private mapped(recorded: Message, o: number): Message {
+    const copy = structuredClone(recorded);
+    const live = this.live.get(o);
+    if (live === undefined) return copy;
+    const request = this.cassette.events[o]!.message as unknown as Message;
+    if (typeof copy.method !== "string") copy.id = live.id;
+    const params = copy.params as Record<string, unknown> | undefined;
+    if (params) {
+      const meta = params._meta as Record<string, unknown> | undefined;
+      if (meta && subscriptionIdOf(copy) !== undefined && subscriptionIdOf(copy) === request.id)
+        meta["io.modelcontextprotocol/subscriptionId"] = live.id;
+      if (params.progressToken !== undefined && live.token !== undefined) params.progressToken = live.token;
+      if (copy.method === "notifications/cancelled" && params.requestId === request.id)
+        params.requestId = live.id;
+    }
+    const result = copy.result as Record<string, unknown> | undefined;
+    const resultMeta = result?._meta as Record<string, unknown> | undefined;
+    if (resultMeta !== undefined && resultMeta["io.modelcontextprotocol/subscriptionId"] === request.id)
+      resultMeta["io.modelcontextprotocol/subscriptionId"] = live.id;
+    return copy;
+  }
+
+  private send(message: Message): void {
+    if (this.closed) return;
+    this.transport.send(message as unknown as JsonRpcMessage).catch(() => {});
+  }
+}
