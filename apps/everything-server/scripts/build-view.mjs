@@ -9,10 +9,16 @@ import { build } from "esbuild";
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 
-/** The counter view as one HTML document (its script minified and inlined). */
-export async function buildViewHtml() {
+/**
+ * The counter view as one HTML document (its script minified and inlined). `extApps: "v1"` builds the
+ * same source with ext-apps 1.7.5's App instead of 2.x's (the tests check a 1.x view under our host).
+ */
+export async function buildViewHtml({ extApps = "v2" } = {}) {
   const result = await build({
+    ...(extApps === "v1" && { alias: { "@modelcontextprotocol/ext-apps": "ext-apps-v1" } }),
     entryPoints: [path.join(root, "src/view/counter-view.ts")],
+    // esbuild resolves an alias's target from the working directory: this package's, whoever calls.
+    absWorkingDir: root,
     bundle: true,
     format: "esm",
     platform: "browser",

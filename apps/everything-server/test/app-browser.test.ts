@@ -233,6 +233,45 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
     });
   });
 
+  describe("the same app with other views under @mcpkit/apps/host", () => {
+    const views = [
+      ["/mcp-v1", "built with the ext-apps 1.7.5 App"],
+      ["/mcp-hand", "written by hand"],
+    ] as const;
+    for (const [endpoint, what] of views) {
+      it(`a view ${what}: initializes, shows the result, calls the server, resizes, opens a link`, async () => {
+        const page = await context.newPage();
+        const sandbox = encodeURIComponent(`${fixture.sandboxOrigin}/sandbox.html`);
+        await page.goto(`${fixture.hostOrigin}/mcpkit-host.html?mcp=${endpoint}&sandbox=${sandbox}`);
+        expect(await page.evaluate(() => window.hostReady)).toBe("modern");
+        const frame = await viewFrame(page, fixture.sandboxOrigin);
+        await textOf(frame, "status", /^Tool result received$/);
+        expect(await frame.textContent("#input")).toBe('Tool input: {"label":"from the test"}');
+        await frame.click("#bump");
+        expect(await textOf(frame, "answer", /now/)).toBe("The counter is now 1.");
+        const height = () => page.evaluate(() => document.querySelector("#app iframe")?.clientHeight ?? 0);
+        const before = await height();
+        for (let i = 0; i < 3; i++) await frame.click("#grow");
+        await page.waitForFunction(
+          (h) => (document.querySelector("#app iframe")?.clientHeight ?? 0) > h + 30,
+          before,
+          {
+            timeout: 10_000,
+          },
+        );
+        await frame.click("#link");
+        await page.waitForFunction(() => window.hostLog.some(([kind]) => kind === "open-link"), undefined, {
+          timeout: 10_000,
+        });
+        expect(await hostLog(page)).toContainEqual([
+          "open-link",
+          "https://modelcontextprotocol.io/extensions/apps",
+        ]);
+        await page.close();
+      });
+    }
+  });
+
   describe("the counter app under the official ext-apps AppBridge", () => {
     it("renders through mcpkit's sandbox proxy and works against the mcpkit server", async () => {
       const page = await context.newPage();

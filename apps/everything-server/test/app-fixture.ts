@@ -18,7 +18,8 @@ import { createEverythingServer, type EverythingServer } from "../src/server.js"
 const here = path.dirname(fileURLToPath(import.meta.url));
 export const CHROMIUM = "/usr/bin/chromium";
 
-/** The running fixture: origins, the servers' state, and a way to stop everything. */
+/** The running fixture: origins, the servers' state, and a way to stop everything. Endpoints on the host
+ * origin: `/mcp` (the view built with ext-apps 2.x), `/mcp-v1` (built with 1.x), `/mcp-hand` (by hand). */
 export interface AppFixture {
   readonly hostOrigin: string;
   readonly sandboxOrigin: string;
@@ -61,12 +62,18 @@ function listen(server: NodeServer): Promise<number> {
 
 /** Starts the servers and bundles the pages. */
 export async function startAppFixture(): Promise<AppFixture> {
-  const [viewHtml, mcpkitHost, extAppsHost] = await Promise.all([
+  const [viewHtml, v1ViewHtml, mcpkitHost, extAppsHost] = await Promise.all([
     buildViewHtml(),
+    buildViewHtml({ extApps: "v1" }),
     bundle("mcpkit-host.ts"),
     bundle("ext-apps-host.ts"),
   ]);
   const everything = createEverythingServer({ tickMs: 0, appHtml: viewHtml });
+  // The same app with its view built with ext-apps 1.x, and with the view written by hand (the default).
+  const variants = {
+    "/mcp-v1": createEverythingServer({ tickMs: 0, appHtml: v1ViewHtml }),
+    "/mcp-hand": createEverythingServer({ tickMs: 0 }),
+  };
   let probeHits = 0;
   let secretWrites = 0;
 
@@ -81,26 +88,35 @@ export async function startAppFixture(): Promise<AppFixture> {
       await everything.connect(t);
     },
   });
-  hostServer.on(
-    "request",
-    toNodeListener(mcp, {
-      path: "/mcp",
-      otherRoutes: (request) => {
-        const { pathname } = new URL(request.url);
-        if (pathname === "/mcpkit-host.html") return html(page("mcpkit-host.js"));
-        if (pathname === "/ext-apps-host.html") return html(page("ext-apps-host.js"));
-        if (pathname === "/mcpkit-host.js" || pathname === "/ext-apps-host.js")
-          return new Response(pathname === "/mcpkit-host.js" ? mcpkitHost : extAppsHost, {
-            headers: { "content-type": "text/javascript" },
-          });
-        if (pathname === "/probe") {
-          probeHits += 1;
-          return new Response("reached", { headers: { "access-control-allow-origin": "*" } });
-        }
-        return undefined;
+  const variantHandlers = Object.entries(variants).map(([endpoint, server]) => {
+    const handler = createStreamableHttpHandler({
+      connect: async (t) => {
+        await server.connect(t);
       },
-    }),
-  );
+    });
+    return { endpoint, handler, listener: toNodeListener(handler, { path: endpoint }) };
+  });
+  const main = toNodeListener(mcp, {
+    path: "/mcp",
+    otherRoutes: (request) => {
+      const { pathname } = new URL(request.url);
+      if (pathname === "/mcpkit-host.html") return html(page("mcpkit-host.js"));
+      if (pathname === "/ext-apps-host.html") return html(page("ext-apps-host.js"));
+      if (pathname === "/mcpkit-host.js" || pathname === "/ext-apps-host.js")
+        return new Response(pathname === "/mcpkit-host.js" ? mcpkitHost : extAppsHost, {
+          headers: { "content-type": "text/javascript" },
+        });
+      if (pathname === "/probe") {
+        probeHits += 1;
+        return new Response("reached", { headers: { "access-control-allow-origin": "*" } });
+      }
+      return undefined;
+    },
+  });
+  hostServer.on("request", (req, res) => {
+    const variant = variantHandlers.find(({ endpoint }) => req.url?.split("?")[0] === endpoint);
+    (variant?.listener ?? main)(req, res);
+  });
 
   // Another server the host is connected to: a view of the everything server must never reach it.
   const other = createServer({ name: "other", version: "1.0.0" });
@@ -149,14 +165,22 @@ export async function startAppFixture(): Promise<AppFixture> {
     probeHits: () => probeHits,
     secretWrites: () => secretWrites,
     async close() {
-      await Promise.all([mcp.close(), otherMcp.close()]);
+      await Promise.all([
+        mcp.close(),
+        otherMcp.close(),
+        ...variantHandlers.map(({ handler }) => handler.close()),
+      ]);
       hostServer.closeAllConnections();
       sandboxServer.closeAllConnections();
       await Promise.all([
         new Promise((resolve) => hostServer.close(resolve)),
         new Promise((resolve) => sandboxServer.close(resolve)),
       ]);
-      await Promise.all([everything.close(), other.close()]);
+      await Promise.all([
+        everything.close(),
+        other.close(),
+        ...Object.values(variants).map((v) => v.close()),
+      ]);
     },
   };
 }

@@ -62,7 +62,8 @@ function render(container: HTMLElement, url: string, initTimeoutMs?: number): Pr
 }
 
 async function main(): Promise<string> {
-  await client.connect(() => createStreamableHttpClientTransport({ url: new URL("/mcp", location.href) }));
+  const endpoint = new URL(query.get("mcp") ?? "/mcp", location.href);
+  await client.connect(() => createStreamableHttpClientTransport({ url: endpoint }));
   const view = await render(document.getElementById("app") as HTMLElement, sandboxUrl);
   await view.ready;
   log("initialized", client.era);
