@@ -3,7 +3,7 @@ import type { Client } from "@mcpkit/client";
 import { TimeoutError } from "@mcpkit/jsonrpc";
 import { type CliArgs, coerceArgs, UsageError } from "./args.js";
 import { type BinarySaver, binarySaver, renderParts, renderResourceContents } from "./content.js";
-import type { CliIo } from "./main.js";
+import type { CliIo } from "./io.js";
 import { parameterList } from "./parameters.js";
 import { renderProgress } from "./progress.js";
 import { listSkillsCommand, showSkillCommand } from "./skills.js";
@@ -17,7 +17,7 @@ function print(io: CliIo, value: string | { json: unknown }): void {
 }
 
 /** A warning on stderr, one line. */
-export function warn(io: CliIo, text: string): void {
+function warn(io: CliIo, text: string): void {
   io.stderr.write(`mcpkit: warning: ${terminalSafe(text)}\n`);
 }
 

@@ -9,17 +9,12 @@ import { type CliArgs, parseArgs, UsageError } from "./args.js";
 import { runCommand } from "./commands.js";
 import { errorText } from "./error-text.js";
 import { HELP } from "./help.js";
+import type { CliIo } from "./io.js";
 import { watchForJunk } from "./junk-watch.js";
 import { terminalSafe } from "./terminal-text.js";
 import { redactTraceArguments } from "./trace-redaction.js";
 
-/** Where the CLI writes; a test passes its own. */
-export interface CliIo {
-  stdout: { write(text: string): unknown; isTTY?: boolean };
-  stderr: { write(text: string): unknown; isTTY?: boolean };
-  env: Record<string, string | undefined>;
-  cwd: string;
-}
+export type { CliIo } from "./io.js";
 
 function out(io: CliIo, text: string): void {
   io.stdout.write(text.endsWith("\n") ? text : `${text}\n`);
