@@ -48,10 +48,18 @@ function table(rows: Array<[string, string]>): string {
   return rows.map(([a, b]) => (b ? `${a.padEnd(width)}  ${b.split("\n")[0]}` : a)).join("\n");
 }
 
-/** The usage error of a command given no name: what it needs, and what this server has. */
-function needsName(args: CliArgs, what: string, names: readonly string[]): UsageError {
+/**
+ * The usage error of a command given no name: what it needs (`a tool name`, `a resource URI`), the
+ * command line it wants, and what this server has.
+ */
+function needsName(
+  args: CliArgs,
+  what: "tool" | "prompt" | "skill" | "uri",
+  names: readonly string[],
+): UsageError {
+  const needed = what === "uri" ? "a resource URI" : `a ${what} name`;
   return new UsageError(
-    `${args.command} needs a ${what} name: mcpkit ${args.command} <${what}> <target> (this server has: ${names.join(", ") || "none"})`,
+    `${args.command} needs ${needed}: mcpkit ${args.command} <${what}> <target> (this server has: ${names.join(", ") || "none"})`,
   );
 }
 
@@ -181,7 +189,7 @@ export async function runCommand(client: Client, args: CliArgs, io: CliIo): Prom
         const resources = await during("resources/list", undefined, client.listResources());
         throw needsName(
           args,
-          "resource URI",
+          "uri",
           resources.map((r) => r.uri),
         );
       }
