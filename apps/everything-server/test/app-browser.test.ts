@@ -231,6 +231,20 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
       expect(png.length).toBeGreaterThan(1_000);
       if (process.env.MCPKIT_APPS_SCREENSHOT === "1") writeFileSync(SCREENSHOT, png);
     });
+
+    it("host-context-changed reaches the view; resource-teardown is answered, then the frame goes", async () => {
+      expect(await view.evaluate(() => document.documentElement.dataset.theme)).toBe("light");
+      await host.evaluate(() => window.currentView.setHostContext({ theme: "dark" }));
+      await view.waitForFunction(() => document.documentElement.dataset.theme === "dark", undefined, {
+        timeout: 10_000,
+      });
+      const outcome = await host.evaluate(async () => {
+        const frame = window.currentView.iframe;
+        const answered = await window.currentView.teardown("the test is done");
+        return [answered, frame.isConnected, document.querySelectorAll("#app iframe").length];
+      });
+      expect(outcome).toEqual([true, false, 0]);
+    });
   });
 
   describe("the same app with other views under @mcpkit/apps/host", () => {

@@ -202,10 +202,38 @@ describe("createViewBridge", () => {
     expect(others).toEqual(["notifications/custom"]);
   });
 
+  it("sends tool-input-partial, tool-cancelled and host-context-changed in the spec's shapes", async () => {
+    await using kit = await bridgeKit();
+    await kit.init();
+    kit.bridge.sendToolInputPartial({ label: "hal" });
+    kit.bridge.sendToolCancelled("user stopped it");
+    kit.bridge.setHostContext({ theme: "light" });
+    expect(kit.sent.slice(-3)).toEqual([
+      {
+        jsonrpc: "2.0",
+        method: "ui/notifications/tool-input-partial",
+        params: { arguments: { label: "hal" } },
+      },
+      { jsonrpc: "2.0", method: "ui/notifications/tool-cancelled", params: { reason: "user stopped it" } },
+      { jsonrpc: "2.0", method: "ui/notifications/host-context-changed", params: { theme: "light" } },
+    ]);
+    expect(kit.bridge.hostContext.theme).toBe("light");
+  });
+
+  it("resolves teardown true when the view answers", async () => {
+    await using kit = await bridgeKit();
+    await kit.init();
+    const answered = kit.bridge.teardown("done", 5_000);
+    const request = kit.sent.at(-1) as { id: string; method: string };
+    expect(request.method).toBe("ui/resource-teardown");
+    kit.bridge.receive({ jsonrpc: "2.0", id: request.id, result: {} });
+    expect(await answered).toBe(true);
+  });
+
   it("sends ui/resource-teardown and waits a bounded time for the answer", async () => {
     await using kit = await bridgeKit();
     await kit.init();
-    await kit.bridge.teardown("done", 50);
+    expect(await kit.bridge.teardown("done", 50)).toBe(false);
     expect(kit.sent.at(-1)).toMatchObject({ method: "ui/resource-teardown", params: { reason: "done" } });
     kit.bridge.sendToolResult({ content: [] });
     expect(kit.sent.at(-1)).toMatchObject({ method: "ui/resource-teardown" });

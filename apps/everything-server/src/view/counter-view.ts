@@ -42,6 +42,13 @@ app.ontoolresult = (result) => {
   $("counter").textContent = String(counterOf(result.structuredContent) ?? "?");
   $("status").textContent = "Tool result received";
 };
+app.onhostcontextchanged = (changes) => {
+  if (changes.theme) document.documentElement.dataset.theme = changes.theme;
+};
+app.onteardown = async () => {
+  $("status").textContent = "Torn down";
+  return {};
+};
 $("bump").addEventListener("click", async () => {
   try {
     const result = await app.callServerTool({ name: "counter_bump", arguments: {} });
@@ -63,4 +70,4 @@ $("link").addEventListener("click", () => {
 await app.connect();
 $("status").textContent = `Connected to ${app.getHostVersion()?.name ?? "the host"}`;
 const theme = app.getHostContext()?.theme;
-if (theme) document.documentElement.style.colorScheme = theme;
+if (theme) document.documentElement.dataset.theme = theme;

@@ -11,6 +11,7 @@ declare global {
     hostReady: Promise<string>;
     renderSilent: (sandboxUrl: string, timeoutMs: number) => Promise<string>;
     otherTools: (url: string) => Promise<string[]>;
+    currentView: AppView;
   }
 }
 
@@ -65,6 +66,7 @@ async function main(): Promise<string> {
   const endpoint = new URL(query.get("mcp") ?? "/mcp", location.href);
   await client.connect(() => createStreamableHttpClientTransport({ url: endpoint }));
   const view = await render(document.getElementById("app") as HTMLElement, sandboxUrl);
+  window.currentView = view;
   await view.ready;
   log("initialized", client.era);
   view.sendToolInput({ label: "from the test" });

@@ -43,8 +43,11 @@ export interface AppView {
   sendToolResult(result: CallToolResult): void;
   sendToolCancelled(reason?: string): void;
   setHostContext(changes: Partial<HostContext>): void;
-  /** Asks the view to wind down (`ui/resource-teardown`, bounded), then removes the frame and listeners. */
-  teardown(reason?: string): Promise<void>;
+  /**
+   * Asks the view to wind down (`ui/resource-teardown`, answer awaited at most 2 s), then removes the
+   * frame and listeners. Resolves `true` when the view answered in time.
+   */
+  teardown(reason?: string): Promise<boolean>;
 }
 
 const PROXY_READY = "ui/notifications/sandbox-proxy-ready";
@@ -143,10 +146,11 @@ export async function renderApp(options: RenderAppOptions): Promise<AppView> {
     iframe.remove();
   };
   const teardown = async (reason?: string) => {
-    if (removed) return;
-    await bridge.teardown(reason);
+    if (removed) return false;
+    const answered = await bridge.teardown(reason);
     remove();
     settle?.reject(new Error(`The view was torn down${reason === undefined ? "" : `: ${reason}`}`));
+    return answered;
   };
   const onAbort = () => void teardown("aborted");
   const initTimeoutMs = options.initTimeoutMs ?? 10_000;

@@ -70,10 +70,11 @@ export interface ViewBridge {
   /** Merges `changes` into the host context and sends `ui/notifications/host-context-changed` with them. */
   setHostContext(changes: Partial<HostContext>): void;
   /**
-   * Sends `ui/resource-teardown` and waits for the view's answer, at most `timeoutMs` (default 2000);
-   * resolves at once when the view never initialized. Then closes the bridge.
+   * Sends `ui/resource-teardown` and waits for the view's answer, at most `timeoutMs` (default 2000),
+   * then closes the bridge. Resolves `true` when the view answered, `false` when it did not in time or
+   * never initialized (then nothing is sent).
    */
-  teardown(reason?: string, timeoutMs?: number): Promise<void>;
+  teardown(reason?: string, timeoutMs?: number): Promise<boolean>;
   /** Stops: nothing more is sent, answers to requests still running are dropped. */
   close(): void;
 }
@@ -101,7 +102,7 @@ export class HostBridge implements ViewBridge {
   readonly hooks: AppHostHooks;
   private closed = false;
   private readonly queue: RpcOut[] = [];
-  private readonly pending = new Map<RpcId, () => void>();
+  private readonly pending = new Map<RpcId, (byView: boolean) => void>();
   private nextId = 1;
 
   constructor(readonly options: ViewBridgeOptions) {
@@ -177,7 +178,7 @@ export class HostBridge implements ViewBridge {
         });
         return;
       case "response":
-        this.pending.get(frame.id)?.();
+        this.pending.get(frame.id)?.(true);
         this.pending.delete(frame.id);
         return;
       case "notification":
@@ -267,13 +268,15 @@ export class HostBridge implements ViewBridge {
     this.notify("ui/notifications/host-context-changed", changes);
   }
 
-  async teardown(reason?: string, timeoutMs = 2_000): Promise<void> {
+  async teardown(reason?: string, timeoutMs = 2_000): Promise<boolean> {
+    let answered = false;
     if (this.initialized && !this.closed) {
       const id = `host-${this.nextId++}`;
       await new Promise<void>((resolve) => {
         const timer = setTimeout(resolve, timeoutMs);
-        this.pending.set(id, () => {
+        this.pending.set(id, (byView) => {
           clearTimeout(timer);
+          answered = byView;
           resolve();
         });
         this.send({
@@ -285,12 +288,13 @@ export class HostBridge implements ViewBridge {
       });
     }
     this.close();
+    return answered;
   }
 
   close(): void {
     this.closed = true;
     this.queue.length = 0;
-    for (const resolve of this.pending.values()) resolve();
+    for (const resolve of this.pending.values()) resolve(false);
     this.pending.clear();
   }
 }
