@@ -152,20 +152,14 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
     });
 
     it("refuses a model-only tool and another server's tool", async () => {
-      const modelOnly = await askFromView(
-        view,
-        { jsonrpc: "2.0", id: "m1", method: "tools/call", params: { name: "counter_peek" } },
-        "m1",
-      );
+      const callFromView = (id: string, name: string) =>
+        askFromView(view, { jsonrpc: "2.0", id, method: "tools/call", params: { name } }, id);
+      const modelOnly = await callFromView("m1", "counter_peek");
       expect(modelOnly.error).toEqual({
         code: -32000,
         message: 'Tool counter_peek is not callable by apps (its visibility has no "app")',
       });
-      const other = await askFromView(
-        view,
-        { jsonrpc: "2.0", id: "o1", method: "tools/call", params: { name: "secret_write" } },
-        "o1",
-      );
+      const other = await callFromView("o1", "secret_write");
       expect(other.error).toEqual({
         code: -32602,
         message: "Tool secret_write is not a tool of this server",
