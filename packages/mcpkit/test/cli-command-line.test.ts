@@ -131,6 +131,14 @@ describe("mcpkit: one-line errors that name the cause", () => {
     });
   });
 
+  it("a server that logs a banner to stdout and then answers is not cut short", async () => {
+    expect(await runCli(["call", "ping", "--", "node", "banner-server.mjs"], { cwd: FIXTURES })).toEqual({
+      code: 0,
+      stdout: "pong\n",
+      stderr: "",
+    });
+  });
+
   it("a TLS failure reads TLS: <reason>, not OpenSSL's text", async () => {
     const url = running.url.replace("http://", "https://");
     expect(await runCli(["tools", url])).toEqual({
