@@ -1,4 +1,5 @@
 import { createPeer, type Peer } from "@mcpkit/jsonrpc";
+import { modernRequestHeaders } from "@mcpkit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import { createStreamableHttpClientTransport } from "../src/index.js";
 import { LEGACY, MODERN } from "./support.js";
@@ -56,7 +57,7 @@ describe("the era follows what comes down with the sends", () => {
     expect(posts[2]!.get("mcp-method")).toBeNull();
   });
 
-  it("takes the caller's headers as given and fills in only what they leave out", async () => {
+  it("sends the caller's headers as given and computes none (the caller computes them, as the client does)", async () => {
     const { posts, doFetch } = answeringFetch();
     const transport = createStreamableHttpClientTransport({
       url: "http://127.0.0.1/mcp",
@@ -67,7 +68,9 @@ describe("the era follows what comes down with the sends", () => {
     peers.push(peer);
     await peer.start();
     const meta = { "io.modelcontextprotocol/protocolVersion": MODERN };
-    await peer.request("tools/call", { name: "a", _meta: meta }, { headers: { "mcp-param-x": "1" } });
+    const params = { name: "a", _meta: meta };
+    const computed = { ...modernRequestHeaders(MODERN, "tools/call", params), "mcp-param-x": "1" };
+    await peer.request("tools/call", params, { headers: computed });
     expect(posts[0]!.get("mcp-protocol-version")).toBe(MODERN);
     expect(posts[0]!.get("mcp-method")).toBe("tools/call");
     expect(posts[0]!.get("mcp-name")).toBe("a");
@@ -75,5 +78,10 @@ describe("the era follows what comes down with the sends", () => {
     const given = { "mcp-protocol-version": MODERN, "mcp-method": "tools/call", "mcp-name": "given" };
     await peer.request("tools/call", { name: "a", _meta: meta }, { headers: given });
     expect(posts[1]!.get("mcp-name")).toBe("given");
+    // A send without headers gets none of them: nothing is read from the message.
+    await peer.request("tools/call", { name: "a", _meta: meta });
+    expect(posts[2]!.get("mcp-method")).toBeNull();
+    expect(posts[2]!.get("mcp-name")).toBeNull();
+    expect(posts[2]!.get("mcp-protocol-version")).toBeNull();
   });
 });

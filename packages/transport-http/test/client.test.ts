@@ -1,4 +1,5 @@
 import { createPeer, JsonRpcError, type Peer, TransportError } from "@mcpkit/jsonrpc";
+import { modernRequestHeaders } from "@mcpkit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createStreamableHttpClientTransport,
@@ -10,6 +11,7 @@ import {
 } from "../src/index.js";
 import { listen } from "../src/node.js";
 import { createTestApp } from "./app.js";
+import { withModernHeaders } from "./modern-headers.js";
 import { LEGACY, MODERN } from "./support.js";
 
 const URL_ = "http://127.0.0.1/mcp";
@@ -54,7 +56,8 @@ async function setup(
     return intercept?.(request) ?? handler.fetch(request);
   };
   const transport = createStreamableHttpClientTransport({ url: URL_, fetch: doFetch, ...clientExtra });
-  const client: Peer = createPeer(transport, { timeout: 10_000 });
+  // A bare peer passes the modern headers itself, as @mcpkit/client does: the transport computes none.
+  const client: Peer = createPeer(withModernHeaders(transport), { timeout: 10_000 });
   await client.start();
   cleanups.push(
     () => handler.close(),
@@ -212,15 +215,11 @@ describe("modern client", () => {
     "io.modelcontextprotocol/clientCapabilities": {},
   };
 
-  it("sends MCP-Protocol-Version from _meta, Mcp-Method, an encoded Mcp-Name and Mcp-Param-* headers", async () => {
+  it("sends the MCP-Protocol-Version, Mcp-Method, encoded Mcp-Name and Mcp-Param-* headers its send gives", async () => {
     const { client, seen } = await setup({}, { era: "modern" });
-    const error = await client
-      .request(
-        "tools/call",
-        { name: "héllo wörld", arguments: { region: "eu" }, _meta: META },
-        { headers: { "mcp-param-region": "eu" } },
-      )
-      .catch((e: unknown) => e);
+    const params = { name: "héllo wörld", arguments: { region: "eu" }, _meta: META };
+    const headers = { ...modernRequestHeaders(MODERN, "tools/call", params), "mcp-param-region": "eu" };
+    const error = await client.request("tools/call", params, { headers }).catch((e: unknown) => e);
     // The test app has no tools/call: the 404 + -32601 body arrives as the request's error.
     expect(error).toBeInstanceOf(JsonRpcError);
     expect((error as JsonRpcError).code).toBe(-32601);

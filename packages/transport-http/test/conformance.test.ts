@@ -1,6 +1,7 @@
 import { transportConformance } from "@mcpkit/test-kit";
 import { createStreamableHttpClientTransport, createStreamableHttpHandler } from "../src/index.js";
 import { createNodeFetch, listen, nodeBodyReader } from "../src/node.js";
+import { withModernHeaders } from "./modern-headers.js";
 import { createFanIn, inProcessFetch, LEGACY, MODERN, rawInitialize, withModernMeta } from "./support.js";
 
 const URL_IN_PROCESS = "http://127.0.0.1/mcp";
@@ -44,7 +45,11 @@ async function modernPair(where: Where, preferJson: boolean) {
       era: "modern",
       protocolVersion: MODERN,
     });
-    return { client: withModernMeta(client), server: fan.transport, dispose: () => handler.close() };
+    return {
+      client: withModernMeta(withModernHeaders(client)),
+      server: fan.transport,
+      dispose: () => handler.close(),
+    };
   }
   const server = await listen({ connect: fan.connect, preferJson });
   const client = createStreamableHttpClientTransport({
@@ -53,7 +58,11 @@ async function modernPair(where: Where, preferJson: boolean) {
     protocolVersion: MODERN,
     ...(where === "port, node fetch" ? { fetch: createNodeFetch(), bodyReader: nodeBodyReader } : {}),
   });
-  return { client: withModernMeta(client), server: fan.transport, dispose: () => server.close() };
+  return {
+    client: withModernMeta(withModernHeaders(client)),
+    server: fan.transport,
+    dispose: () => server.close(),
+  };
 }
 
 transportConformance("HTTP legacy session, in-process, SSE replies", () => legacyPair("in-process", false));

@@ -2,6 +2,7 @@
 // Response per request, and createNodeFetch answers with light responses. These tests run over real
 // loopback sockets and hold both to the Web-standard path's behaviour.
 import { request as httpRequest, type IncomingHttpHeaders } from "node:http";
+import { modernRequestHeaders } from "@mcpkit/protocol";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   createStreamableHttpClientTransport,
@@ -299,13 +300,16 @@ describe("createNodeFetch's light responses", () => {
     const reason = new Error("stop");
     const first = transport.send(
       { jsonrpc: "2.0", id: 1, method: "slow", params: { _meta: META } },
-      { signal: controller.signal },
+      { signal: controller.signal, headers: modernRequestHeaders(MODERN, "slow", {}) },
     );
     await app.entered("slow");
     controller.abort(reason);
     await expect(first).rejects.toBe(reason);
     await app.log.peers[0]!.closed;
-    const second = transport.send({ jsonrpc: "2.0", id: 2, method: "listen", params: { _meta: META } });
+    const second = transport.send(
+      { jsonrpc: "2.0", id: 2, method: "listen", params: { _meta: META } },
+      { headers: modernRequestHeaders(MODERN, "listen", {}) },
+    );
     await notified;
     await transport.close();
     await expect(second).rejects.toThrow();
