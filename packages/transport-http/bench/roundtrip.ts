@@ -4,7 +4,7 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { createPeer, type Peer, type Transport } from "@mcpkit/jsonrpc";
-import { MetaKey } from "@mcpkit/protocol";
+import { MetaKey, modernRequestHeaders } from "@mcpkit/protocol";
 import { createStreamableHttpClientTransport } from "../src/index.js";
 import { listen } from "../src/node.js";
 
@@ -64,7 +64,9 @@ async function run(era: "legacy" | "modern", preferJson: boolean): Promise<Resul
             _meta: { [MetaKey.ProtocolVersion]: MODERN, [MetaKey.ClientCapabilities]: {} },
           }
         : { text: `hello ${i}` };
-    return await measure((i) => client.request("echo", params(i)));
+    // A bare peer passes the modern headers itself (the transport computes none); one object for every call.
+    const headers = era === "modern" ? modernRequestHeaders(MODERN, "echo", {}) : undefined;
+    return await measure((i) => client.request("echo", params(i), headers ? { headers } : undefined));
   } finally {
     await client.close();
     await server.close();
