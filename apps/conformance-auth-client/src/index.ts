@@ -11,7 +11,12 @@ import {
   withAuth,
 } from "@mcpkit/auth";
 import { createPeer } from "@mcpkit/jsonrpc";
-import { isModernVersion, LATEST_LEGACY_PROTOCOL_VERSION, MetaKey } from "@mcpkit/protocol";
+import {
+  isModernVersion,
+  LATEST_LEGACY_PROTOCOL_VERSION,
+  MetaKey,
+  modernRequestHeaders,
+} from "@mcpkit/protocol";
 import { createStreamableHttpClientTransport } from "@mcpkit/transport-http";
 
 /** The Client ID Metadata Document URL the suite's CIMD scenarios expect as client_id. */
@@ -151,8 +156,11 @@ async function main(): Promise<void> {
           },
         }
       : {};
+    // A bare peer passes a modern request's headers itself: the HTTP transport computes none.
+    const send = (method: string, params: Record<string, unknown>) =>
+      peer.request(method, params, modern ? { headers: modernRequestHeaders(version, method, params) } : {});
     if (modern) {
-      await peer.request("server/discover", { ...meta });
+      await send("server/discover", { ...meta });
     } else {
       await peer.request("initialize", {
         protocolVersion: version,
@@ -161,8 +169,8 @@ async function main(): Promise<void> {
       });
       await peer.notify("notifications/initialized", {});
     }
-    await peer.request("tools/list", { ...meta });
-    await peer.request("tools/call", { name: "test-tool", arguments: {}, ...meta });
+    await send("tools/list", { ...meta });
+    await send("tools/call", { name: "test-tool", arguments: {}, ...meta });
   } finally {
     await peer.close();
   }
