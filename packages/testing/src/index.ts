@@ -37,6 +37,7 @@ export {
 export {
   type ReplayMatch,
   type ReplayOptions,
+  type ReplayRequestContext,
   type ReplayServer,
   replayServer,
 } from "./cassette/replay-server.js";

@@ -6,6 +6,8 @@ import { spawnStdioTransport } from "@mcpkit/transport-stdio";
 import { selectServer } from "../config.js";
 import { type ConnectTarget, type ConnectTargetOptions, connect } from "../connect.js";
 import { type CliArgs, parseArgs, UsageError } from "./args.js";
+import { isCassetteCommand } from "./cassette-args.js";
+import { runCassetteCommand } from "./cassette-commands.js";
 import { runCommand } from "./commands.js";
 import { errorText } from "./error-text.js";
 import { HELP } from "./help.js";
@@ -184,6 +186,7 @@ async function connectTo(
  * errors are one readable line on stderr, `--verbose` adds the detail.
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
+  if (isCassetteCommand(argv[0])) return runCassetteCommand(argv, io);
   let args: CliArgs;
   try {
     args = parseArgs(argv);

@@ -1,4 +1,4 @@
-import type { JsonRpcId, JsonRpcMessage, Transport } from "@mcpkit/jsonrpc";
+import type { JsonRpcId, JsonRpcMessage, SendOptions, Transport } from "@mcpkit/jsonrpc";
 
 type Message = Record<string, unknown>;
 
@@ -17,7 +17,10 @@ export class LiveInbox {
   private readonly waiters: Waiter[] = [];
   private closedReason: string | undefined;
 
-  constructor(private readonly transport: Transport) {}
+  constructor(
+    private readonly transport: Transport,
+    private readonly sendOptions?: (message: JsonRpcMessage) => SendOptions | undefined,
+  ) {}
 
   start(): Promise<void> {
     return this.transport.start({
@@ -35,7 +38,7 @@ export class LiveInbox {
   }
 
   send(message: JsonRpcMessage): Promise<void> {
-    return this.transport.send(message);
+    return this.transport.send(message, this.sendOptions?.(message));
   }
 
   /** Resolves after `ms` (a task poll's interval). */

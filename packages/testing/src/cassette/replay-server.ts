@@ -1,4 +1,12 @@
-import { ErrorCode, type JsonRpcId, type JsonRpcMessage, type Transport } from "@mcpkit/jsonrpc";
+import {
+  ErrorCode,
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+  type Transport,
+} from "@mcpkit/jsonrpc";
 import type { Cassette } from "./cassette.js";
 import { type CassetteExchanges, indexExchanges, progressTokenOf, subscriptionIdOf } from "./exchanges.js";
 import { differenceCount, firstDifference, type IgnorePath, shortJson } from "./json-difference.js";
@@ -26,13 +34,31 @@ export interface ReplayOptions {
   match?: ReplayMatch;
 }
 
-/** A server that plays a cassette: connect it to a transport (or pass it to mcpkit's `connect()`). */
+/** What {@link ReplayServer.handle} is given with one request: where its notifications go. */
+export interface ReplayRequestContext {
+  /** Sends one notification of this request before its response (an HTTP response stream's event). */
+  notify(message: JsonRpcNotification): void;
+}
+
+/**
+ * A server that plays a cassette: connect it to a transport (or pass it to mcpkit's `connect()`), or
+ * serve it with `createStreamableHttpHandler` / `listen` of `@mcpkit/transport-http`, which it fits.
+ */
 export interface ReplayServer {
   /**
    * Serves one connection on `transport`, from the start of the cassette (each connection replays it
    * anew). Resolves once the transport started.
    */
   connect(transport: Transport): Promise<void>;
+  /**
+   * Answers one modern (2026-07-28) request as a function call, as an HTTP handler calls a server: all
+   * `handle` calls share one replay of the cassette (stateless HTTP has no connection to start anew).
+   * A listen stream's request stays pending while its notifications go to `context.notify`.
+   */
+  handle(
+    message: JsonRpcRequest | JsonRpcNotification,
+    context: ReplayRequestContext,
+  ): Promise<JsonRpcResponse | undefined>;
 }
 
 interface Rules {
@@ -70,9 +96,22 @@ type Message = Record<string, unknown>;
 export function replayServer(cassette: Cassette, options: ReplayOptions = {}): ReplayServer {
   const rules = rulesOf(options.match);
   const exchanges = indexExchanges(cassette.events);
+  // handle(): one shared replay; each pending request's answer and notifications routed by its id.
+  const pending = new Map<string, { resolve(r: JsonRpcResponse): void; context: ReplayRequestContext }>();
+  const shared = new ReplaySession(cassette, exchanges, rules, (message, ownerId) => {
+    const waiting = ownerId === undefined ? undefined : pending.get(JSON.stringify(ownerId));
+    if (waiting === undefined) return;
+    if (typeof message.method === "string") waiting.context.notify(message as unknown as JsonRpcNotification);
+    else {
+      pending.delete(JSON.stringify(ownerId));
+      waiting.resolve(message as unknown as JsonRpcResponse);
+    }
+  });
   return {
     async connect(transport) {
-      const session = new ReplaySession(cassette, exchanges, rules, transport);
+      const session = new ReplaySession(cassette, exchanges, rules, (message) => {
+        transport.send(message as unknown as JsonRpcMessage).catch(() => {});
+      });
       await transport.start({
         onMessage: (value) => session.receive(value),
         onInvalid: () => {},
@@ -80,8 +119,23 @@ export function replayServer(cassette: Cassette, options: ReplayOptions = {}): R
       });
       session.pump();
     },
+    handle(message, context) {
+      if (!("id" in message) || message.id === undefined) {
+        shared.receive(message);
+        return Promise.resolve(undefined);
+      }
+      const id = message.id;
+      const answer = new Promise<JsonRpcResponse>((resolve) => {
+        pending.set(JSON.stringify(id), { resolve, context });
+      });
+      shared.receive(message);
+      return answer;
+    },
   };
 }
+
+/** Sends one replayed message; `ownerId` is the live id of the request it belongs to. */
+type Emit = (message: Message, ownerId: JsonRpcId | undefined) => void;
 
 class ReplaySession {
   private readonly consumed = new Set<number>();
@@ -98,7 +152,7 @@ class ReplaySession {
     private readonly cassette: Cassette,
     private readonly exchanges: CassetteExchanges,
     private readonly rules: Rules,
-    private readonly transport: Transport,
+    private readonly emit: Emit,
   ) {}
 
   close(): void {
@@ -188,7 +242,10 @@ class ReplaySession {
         `${String(recorded.method)}, first difference at ${d.path}: expected ${shortJson(d.expected)}, got ${shortJson(d.got)}`;
       data = { nearest, path: d.path, expected: d.expected ?? null, got: d.got ?? null };
     }
-    this.send({ jsonrpc: "2.0", id: message.id, error: { code, message: text, data } });
+    this.send(
+      { jsonrpc: "2.0", id: message.id, error: { code, message: text, data } },
+      message.id as JsonRpcId,
+    );
   }
 
   /** Sends every recorded server message whose time has come (see {@link replayServer}). */
@@ -206,7 +263,7 @@ class ReplaySession {
         if (!beforeResponse && prev !== o && prev >= 0 && !this.consumed.has(prev)) break;
         if (this.awaitingBefore(o, j)) break;
         this.emitted.add(j);
-        this.send(this.mapped(events[j]!.message as unknown as Message, o));
+        this.send(this.mapped(events[j]!.message as unknown as Message, o), this.live.get(o)?.id);
         const m = events[j]!.message as unknown as Message;
         if (typeof m.method === "string" && m.id !== undefined) this.awaiting.add(JSON.stringify(m.id));
       }
@@ -245,8 +302,7 @@ class ReplaySession {
     return copy;
   }
 
-  private send(message: Message): void {
-    if (this.closed) return;
-    this.transport.send(message as unknown as JsonRpcMessage).catch(() => {});
+  private send(message: Message, ownerId: JsonRpcId | undefined): void {
+    if (!this.closed) this.emit(message, ownerId);
   }
 }

@@ -1,4 +1,4 @@
-import type { JsonRpcId, JsonRpcMessage, Transport } from "@mcpkit/jsonrpc";
+import type { JsonRpcId, JsonRpcMessage, SendOptions, Transport } from "@mcpkit/jsonrpc";
 import type { Cassette } from "./cassette.js";
 import { subscriptionIdOf } from "./exchanges.js";
 import { firstDifference, type IgnorePath, shortJson } from "./json-difference.js";
@@ -10,6 +10,11 @@ export interface VerifyOptions {
   timeoutMs?: number;
   /** More keys whose values may differ (compared nowhere), beside the default volatile ones. */
   ignoreKeys?: readonly string[];
+  /**
+   * The send options of each message (an HTTP transport's modern request headers); the verifier knows
+   * nothing of transports, so the caller who chose one says what its sends need.
+   */
+  sendOptions?: (message: JsonRpcMessage) => SendOptions | undefined;
 }
 
 /** The first place where the live server answered differently from the recording. */
@@ -61,7 +66,7 @@ export async function verifyCassette(
   const timeoutMs = options.timeoutMs ?? 10_000;
   const extra = new Set(options.ignoreKeys ?? []);
   const ignore: IgnorePath = (_path, key) => OPAQUE.has(key) || VOLATILE.has(key) || extra.has(key);
-  const inbox = new LiveInbox(transport);
+  const inbox = new LiveInbox(transport, options.sendOptions);
   const carried = new Map<string, string>();
   const serverRequestIds = new Map<string, JsonRpcId>();
   const sent = new Map<string, Message>();

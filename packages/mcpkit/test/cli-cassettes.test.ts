@@ -1,0 +1,192 @@
+// mcpkit record / replay / verify / diff as a user runs them: the bundled CLI as a child process.
+// The official SDK v1 client records a session of the reference server-everything (2025-11-25) through
+// the recording proxy, then gets the same results from `mcpkit replay`; verify and diff run on a small
+// server in two versions; the proxy is shown to pass bytes through unchanged both ways.
+import { spawn } from "node:child_process";
+import { mkdtempSync, readFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import path from "node:path";
+import { serverEverythingEntry } from "@mcpkit/peers";
+import { bundleFixture } from "@mcpkit/test-kit";
+import { findSecrets, parseCassette } from "@mcpkit/testing";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { beforeAll, describe, expect, it } from "vitest";
+import { bundledCli, runCli } from "./cli-runner.js";
+
+const dir = mkdtempSync(path.join(tmpdir(), "mcpkit-cassettes-"));
+const fixture = (name: string) => path.join(import.meta.dirname, "fixtures", "cassettes", name);
+let cli: string;
+let weather: string;
+beforeAll(async () => {
+  cli = await bundledCli();
+  weather = await bundleFixture(fixture("weather-server.ts"));
+}, 60_000);
+
+/** A session of the official SDK v1 client over a stdio command; its results, for comparison. */
+async function sdkSession(command: string[]) {
+  const client = new Client({ name: "sdk-v1", version: "1.0.0" });
+  const transport = new StdioClientTransport({
+    command: command[0]!,
+    args: command.slice(1),
+    stderr: "ignore",
+  });
+  await client.connect(transport);
+  try {
+    const tools = (await client.listTools()).tools.map((t) => t.name).sort();
+    const echo = await client.callTool({
+      name: "echo",
+      arguments: { message: "hi" },
+      _meta: { apiToken: "sk-secret-1" },
+    });
+    const prompts = (await client.listPrompts()).prompts.map((p) => p.name).sort();
+    const resources = (await client.listResources()).resources.slice(0, 3).map((r) => r.uri);
+    const read = await client.readResource({ uri: resources[0]! });
+    return { version: client.getServerVersion()?.name, tools, echo, prompts, resources, read };
+  } finally {
+    await client.close();
+  }
+}
+
+async function weatherSession(command: string[]) {
+  const client = new Client({ name: "sdk-v1", version: "1.0.0" });
+  await client.connect(
+    new StdioClientTransport({ command: command[0]!, args: command.slice(1), stderr: "ignore" }),
+  );
+  try {
+    const tools = (await client.listTools()).tools;
+    const prompts = (await client.listPrompts()).prompts;
+    const call = await client.callTool({ name: "forecast", arguments: { city: "Oslo" } });
+    return { tools, prompts, call };
+  } finally {
+    await client.close();
+  }
+}
+
+describe("mcpkit record and replay with the official SDK v1 client", () => {
+  it("records server-everything through the proxy, and the replay gives the same results", async () => {
+    const out = path.join(dir, "everything.json");
+    const server = [process.execPath, serverEverythingEntry(), "stdio"];
+    const live = await sdkSession([process.execPath, cli, "record", "--out", out, "--", ...server]);
+    const text = readFileSync(out, "utf8");
+    const cassette = parseCassette(text);
+    expect(cassette).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
+    expect(findSecrets(JSON.parse(text))).toEqual([]);
+    expect(text).not.toContain("sk-secret-1");
+    expect(live.echo.content).toEqual([{ type: "text", text: "Echo: hi" }]);
+
+    const replayed = await sdkSession([process.execPath, cli, "replay", out]);
+    expect(replayed).toEqual(live);
+
+    const verified = await runCli(["verify", out, "--", ...server]);
+    expect(verified.stdout).toMatch(/^ok: \d+ recorded answers match/);
+    expect(verified.code).toBe(0);
+  });
+});
+
+describe("mcpkit verify and diff", () => {
+  it("verify passes against the live server and names the place a changed one diverges", async () => {
+    const out = path.join(dir, "weather-v1.json");
+    const live = await weatherSession([
+      process.execPath,
+      cli,
+      "record",
+      "--out",
+      out,
+      "--",
+      process.execPath,
+      weather,
+      "v1",
+    ]);
+    expect(live.call.content).toEqual([{ type: "text", text: "Sunny in Oslo" }]);
+    const ok = await runCli(["verify", out, "--", process.execPath, weather, "v1"]);
+    expect([ok.code, ok.stdout]).toEqual([0, expect.stringMatching(/^ok: /)]);
+    const changed = await runCli(["verify", out, "--", process.execPath, weather, "v2"]);
+    expect(changed.code).toBe(1);
+    expect(changed.stdout).toMatch(
+      /^diverged: tools\/list \(events\[\d+\]\) at \$\.result\.tools\[0\]\.inputSchema\.properties\.city: expected \{"type":"string"\}, got \(missing\)/,
+    );
+  });
+
+  it("diff marks a removed required property as breaking (text and --json), exit 1", async () => {
+    const v1 = path.join(dir, "weather-v1.json");
+    const v2 = path.join(dir, "weather-v2.json");
+    await weatherSession([
+      process.execPath,
+      cli,
+      "record",
+      "--out",
+      v1,
+      "--",
+      process.execPath,
+      weather,
+      "v1",
+    ]);
+    await weatherSession([
+      process.execPath,
+      cli,
+      "record",
+      "--out",
+      v2,
+      "--",
+      process.execPath,
+      weather,
+      "v2",
+    ]).catch(() => {});
+    const text = await runCli(["diff", v1, v2]);
+    expect(text.code).toBe(1);
+    expect(text.stdout).toContain("! ~ tool forecast (breaking)");
+    expect(text.stdout).toContain("inputSchema.properties.city: required property removed (breaking)");
+    const json = await runCli(["diff", v1, "--json", "--", process.execPath, weather, "v2"]);
+    expect(json.code).toBe(1);
+    expect(JSON.parse(json.stdout)).toMatchObject({
+      breaking: true,
+      changes: [expect.objectContaining({ kind: "tool", name: "forecast", breaking: true })],
+    });
+    const same = await runCli(["diff", v1, "--", process.execPath, weather, "v1"]);
+    expect([same.code, same.stdout]).toEqual([0, "no changes\n"]);
+  });
+});
+
+describe("the recording proxy", () => {
+  it("passes every byte through unchanged both ways", async () => {
+    const received = path.join(dir, "received.bin");
+    const reply = '{ "result" :{"z":1,"a":"\\u00e9\u00e9 ✓"},  "id":1,"jsonrpc":"2.0"}\n';
+    const sent = Buffer.from(
+      '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{ "b":2, "a":"\\u0041 ✓"}}\nnot json at all\n',
+      "utf8",
+    );
+    const out = path.join(dir, "raw.json");
+    const child = spawn(
+      process.execPath,
+      [cli, "record", "--out", out, "--", process.execPath, fixture("raw-echo-server.mjs"), received],
+      {
+        env: { ...process.env, RAW_REPLY: reply },
+      },
+    );
+    const chunks: Buffer[] = [];
+    child.stdout.on("data", (c: Buffer) => chunks.push(c));
+    const exited = new Promise<number | null>((resolve) => child.on("close", resolve));
+    child.stdin.end(sent);
+    expect(await exited).toBe(0);
+    expect(readFileSync(received)).toEqual(sent);
+    expect(Buffer.concat(chunks)).toEqual(Buffer.from(reply + reply, "utf8"));
+    const cassette = parseCassette(readFileSync(out, "utf8"));
+    expect(cassette.events.map((e) => e.from)).toEqual(["client", "server", "server"]);
+  });
+
+  it("refuses a corrupt cassette naming the line, and a newer version", async () => {
+    const bad = path.join(dir, "bad.json");
+    const { writeFileSync } = await import("node:fs");
+    writeFileSync(bad, '{\n  "format": "mcpkit-cassette",\n  "version": 1,\n  "era": "legacy",,\n}');
+    const run = await runCli(["replay", bad]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toMatch(/bad\.json: cassette: line 4, column \d+: /);
+    writeFileSync(
+      bad,
+      JSON.stringify({ format: "mcpkit-cassette", version: 9, era: "legacy", redacted: [], events: [] }),
+    );
+    const newer = await runCli(["verify", bad, "--", process.execPath, weather, "v1"]);
+    expect(newer.stderr).toContain("cassette: version 9 is newer than this @mcpkit/testing reads (1)");
+  });
+});
