@@ -30,7 +30,8 @@ const http = await listen({
   port,
   host: process.env.HOST ?? "127.0.0.1",
   path: "/mcp",
-  connect: (transport) => server.connect(transport).then(() => {}),
+  // 2026-07-28 requests go to server.handle; legacy sessions to server.connect.
+  server,
   onError: (error) => console.error("[conformance-server]", error),
 });
 console.error(

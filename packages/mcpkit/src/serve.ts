@@ -1,17 +1,20 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@mcpkit/jsonrpc";
 import type { ServerStores } from "@mcpkit/server";
-import type { EventStore, SessionStore } from "@mcpkit/transport-http";
+import type { EventStore, ServerLike, SessionStore } from "@mcpkit/transport-http";
 import type { HttpServerHandle, ListenOptions } from "@mcpkit/transport-http/node";
 import { listen } from "@mcpkit/transport-http/node";
 import { type ServeStdioOptions, serveStdio } from "@mcpkit/transport-stdio";
 
 /**
  * Anything with `connect(transport)`: an `@mcpkit/server` server, or another implementation. `useStores`
- * (an `@mcpkit/server` server has it) is needed only with {@link ServeOptions.store}.
+ * (an `@mcpkit/server` server has it) is needed only with {@link ServeOptions.store}. With `handle` (an
+ * `@mcpkit/server` server has it), HTTP answers each 2026-07-28 request as a call of it, with no
+ * connection made for the request.
  */
 export interface Connectable {
   connect(transport: Transport): unknown;
+  handle?: ServerLike["handle"];
   useStores?(stores: ServerStores): void;
 }
 
@@ -146,6 +149,7 @@ export async function serve(
     connect: async (transport) => {
       await server.connect(transport);
     },
+    ...(typeof server.handle === "function" ? { server: server as ServerLike } : {}),
   }).catch(async (error: unknown) => {
     await store?.close?.();
     throw error;

@@ -9,13 +9,12 @@ const meta = (extra: Record<string, unknown> = {}) => ({
 });
 
 describe("dispatch", () => {
-  it("refuses params and _meta that are not objects with -32602 and HTTP 400", async () => {
+  it("refuses params and _meta that are not objects with -32602 (no HTTP hint in data: statuses are the HTTP handler's)", async () => {
     const core = makeCore();
     const a = await errorOf(() => dispatch(core, fakeConn(), [1], fakeRctx("tools/list")));
     expect(a.toJSON()).toEqual({
       code: -32602,
       message: "Invalid params: tools/list takes an object as params",
-      data: { httpStatus: 400 },
     });
     const b = await errorOf(() => dispatch(core, fakeConn(), { _meta: 1 }, fakeRctx("tools/list")));
     expect(b.message).toBe("Invalid params: params._meta must be an object");
@@ -51,7 +50,10 @@ describe("dispatch", () => {
         fakeRctx("no/such"),
       ),
     );
-    expect(noCaps.toJSON()).toMatchObject({ code: -32602, data: { httpStatus: 400 } });
+    expect(noCaps.toJSON()).toEqual({
+      code: -32602,
+      message: 'Missing _meta["io.modelcontextprotocol/clientCapabilities"]',
+    });
     const level = await errorOf(() =>
       dispatch(
         core,
@@ -68,7 +70,8 @@ describe("dispatch", () => {
     const conn = fakeConn();
     expect(dispatch(core, conn, {}, fakeRctx("ping"))).toEqual({});
     const early = await errorOf(() => dispatch(core, conn, {}, fakeRctx("tools/list")));
-    expect(early.toJSON()).toMatchObject({ code: -32602, data: { httpStatus: 400 } });
+    expect(early.toJSON()).toMatchObject({ code: -32602 });
+    expect(early.toJSON().data).toBeUndefined();
     const init = dispatch(core, conn, { protocolVersion: "2025-06-18" }, fakeRctx("initialize"));
     expect(init).toMatchObject({ protocolVersion: "2025-06-18", serverInfo: { name: "unit" } });
     expect(conn.era).toBe("legacy");

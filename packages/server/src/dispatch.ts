@@ -20,14 +20,35 @@ type Params = Record<string, unknown>;
 const isObject = (v: unknown): v is Record<string, unknown> =>
   typeof v === "object" && v !== null && !Array.isArray(v);
 
-const BAD_REQUEST = { httpStatus: 400 };
+/** The params of a request as an object, and its `_meta` (empty when absent). */
+interface Envelope {
+  p: Params;
+  meta: RequestMeta;
+}
+
+/**
+ * MCP params are always an object (JSON-RPC would allow an array); so is `_meta` where present.
+ * @throws McpError -32602 naming what is not an object.
+ */
+function envelopeOf(method: string, params: unknown): Envelope {
+  if (params !== undefined && !isObject(params)) {
+    throw McpError.invalidParams(`Invalid params: ${method} takes an object as params`);
+  }
+  const p: Params = params === undefined ? {} : params;
+  const rawMeta = p._meta;
+  if (rawMeta !== undefined && !isObject(rawMeta)) {
+    throw McpError.invalidParams("Invalid params: params._meta must be an object");
+  }
+  return { p, meta: (rawMeta ?? {}) as RequestMeta };
+}
 
 /**
  * Answers one inbound request of `conn`: picks its era (a modern `_meta` protocol version, else the
  * legacy session, else only `initialize` and `ping` exist), builds the call's {@link CallInfo} and runs
  * the method table's row for it. The result is synchronous where the handler is (lists, discover, ping).
- * @throws McpError -32602 (HTTP 400) for params or `_meta` that are not objects, a modern request without
- * client capabilities, or a request that is neither modern nor in a session; the row's own errors.
+ * Which HTTP status an error gets is the HTTP handler's business (by its code); nothing here says.
+ * @throws McpError -32602 for params or `_meta` that are not objects, a modern request without client
+ * capabilities, or a request that is neither modern nor in a session; the row's own errors.
  */
 export function dispatch(
   core: ServerCore,
@@ -36,34 +57,44 @@ export function dispatch(
   rctx: RequestContext,
 ): Params | Promise<Params> {
   const method = rctx.method;
-  // MCP params are always an object (JSON-RPC would allow an array); so is `_meta` where present.
-  if (params !== undefined && !isObject(params)) {
-    throw McpError.invalidParams(`Invalid params: ${method} takes an object as params`, BAD_REQUEST);
-  }
-  const p: Params = params === undefined ? {} : params;
-  const rawMeta = p._meta;
-  if (rawMeta !== undefined && !isObject(rawMeta)) {
-    throw McpError.invalidParams("Invalid params: params._meta must be an object", BAD_REQUEST);
-  }
-  const meta: RequestMeta = (rawMeta ?? {}) as RequestMeta;
+  const { p, meta } = envelopeOf(method, params);
   const version = meta[MetaKey.ProtocolVersion];
   if (method === "initialize" && !isModernVersion(version)) return initialize(core, conn, p);
   if (version !== undefined && (conn.session === undefined || isModernVersion(version))) {
     conn.era ??= "modern";
-    return serveModern(core, conn, method, p, meta, rctx);
+    return serveModern(core, method, p, meta, rctx);
   }
   if (conn.session) return serveLegacy(core, conn, conn.session, method, p, meta, rctx);
   if (method === "ping") return {};
-  throw McpError.invalidParams(
+  throw missingVersion();
+}
+
+/**
+ * Answers one 2026-07-28 request that no connection carries (`Server.handle`): the same rows as
+ * {@link dispatch}, without a session to fall back to.
+ * @throws McpError -32602 for params or `_meta` that are not objects, or without a `_meta` protocol
+ * version or client capabilities; -32022 for a version that is not a modern one; the row's own errors.
+ */
+export function dispatchModern(
+  core: ServerCore,
+  params: unknown,
+  rctx: RequestContext,
+): Params | Promise<Params> {
+  const method = rctx.method;
+  const { p, meta } = envelopeOf(method, params);
+  if (meta[MetaKey.ProtocolVersion] === undefined) throw missingVersion();
+  return serveModern(core, method, p, meta, rctx);
+}
+
+function missingVersion(): McpError {
+  return McpError.invalidParams(
     `Missing _meta["${MetaKey.ProtocolVersion}"]: send a 2026-07-28 request with _meta, or initialize first`,
-    BAD_REQUEST,
   );
 }
 
 /** A modern request: its `_meta` says who asks and at which version; every result gets a `resultType`. */
 function serveModern(
   core: ServerCore,
-  conn: Conn,
   method: string,
   p: Params,
   meta: RequestMeta,
@@ -75,7 +106,7 @@ function serveModern(
   }
   const clientCapabilities = meta[MetaKey.ClientCapabilities];
   if (!isObject(clientCapabilities)) {
-    throw McpError.invalidParams(`Missing _meta["${MetaKey.ClientCapabilities}"]`, BAD_REQUEST);
+    throw McpError.invalidParams(`Missing _meta["${MetaKey.ClientCapabilities}"]`);
   }
   const logLevel = meta[MetaKey.LogLevel];
   if (logLevel !== undefined && !isLoggingLevel(logLevel)) {
@@ -96,7 +127,7 @@ function serveModern(
     logThreshold: logLevel,
     requestTimeout: undefined,
   };
-  const result = runRow(route, core, call, p, conn);
+  const result = runRow(route, core, call, p, undefined);
   // A shared function, not an async wrapper: a synchronous row stays synchronous, an asynchronous one
   // costs one turn and no closure.
   return result instanceof Promise ? result.then(completeResult) : completeResult(result);
@@ -129,13 +160,16 @@ function serveLegacy(
   return runRow(route, core, call, p, conn);
 }
 
-/** Runs a table row: the server capability it needs (-32601 without), its params check, its handler. */
+/**
+ * Runs a table row: the server capability it needs (-32601 without), its params check, its handler.
+ * `conn` is the legacy session's connection; a modern request has none.
+ */
 function runRow(
   route: MethodRoute,
   core: ServerCore,
   call: CallInfo,
   p: Params,
-  conn: Conn,
+  conn: Conn | undefined,
 ): Params | Promise<Params> {
   if (route.requires !== undefined && !declares(core, route.requires)) {
     throw McpError.methodNotFound(call.method);

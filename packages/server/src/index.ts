@@ -1,6 +1,7 @@
 // The public surface of @mcpkit/server. Explicit named exports only: a test snapshots this list.
 
 export type { ServerConnection } from "./connection.js";
+export type { HandleContext, HandleResult } from "./handle.js";
 export { InputRequiredSignal, isInputRequired } from "./internal/context.js";
 export type { ListKind } from "./internal/registry.js";
 export type { FromJsonSchema, ReadonlyJsonSchema } from "./json-schema-types.js";

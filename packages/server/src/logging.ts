@@ -20,8 +20,10 @@ export function setLevel(
   _core: ServerCore,
   _call: CallInfo,
   p: Params,
-  conn: Conn,
+  legacy: Conn | undefined,
 ): Params | Promise<Params> {
+  // A legacy-only row: the dispatcher runs it in a session's connection.
+  const conn = legacy!;
   conn.session!.logLevel = p.level as LoggingLevel;
   if (conn.shared) return conn.shared.write(logLevelChange(p.level as LoggingLevel)).then(() => ({}));
   return {};

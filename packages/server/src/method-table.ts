@@ -25,12 +25,15 @@ import { callTool } from "./tools.js";
 
 type Params = Record<string, unknown>;
 
-/** Answers one request: the result (a modern one gets `resultType: "complete"` when it has none). */
+/**
+ * Answers one request: the result (a modern one gets `resultType: "complete"` when it has none). `conn`
+ * is the connection of a legacy session (the rows only that era has use it); a modern request has none.
+ */
 export type MethodHandler = (
   core: ServerCore,
   call: CallInfo,
   p: Params,
-  conn: Conn,
+  conn: Conn | undefined,
 ) => Params | Promise<Params>;
 
 /** Checks a request before its handler runs; throws the error the client gets (usually -32602). */

@@ -36,8 +36,10 @@ export function subscribeResource(
   _core: ServerCore,
   call: CallInfo,
   p: Params,
-  conn: Conn,
+  legacy: Conn | undefined,
 ): Params | Promise<Params> {
+  // A legacy-only row: the dispatcher runs it in a session's connection.
+  const conn = legacy!;
   const subscriptions = conn.session!.subscriptions;
   const on = call.method === "resources/subscribe";
   if (on) subscriptions.add(p.uri as string);

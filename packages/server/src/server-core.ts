@@ -6,6 +6,7 @@ import { Registry } from "./internal/registry.js";
 import { RequestStateSealer } from "./internal/request-state.js";
 import { SchemaCompiler } from "./internal/schema.js";
 import type { Listener } from "./listen.js";
+import type { ModernObservation } from "./modern-observation.js";
 import { requestLimitOf } from "./request-limit.js";
 import { SkillRegistry } from "./skills.js";
 import { publishTask } from "./task-publication.js";
@@ -43,8 +44,10 @@ export class ServerCore {
   bus: BusLink | undefined;
   /** Set once by `Server.close()`. */
   isClosed = false;
-  /** Set by the first `connect`: from then on the stores are fixed (see {@link useStores}). */
+  /** Set by the first `connect` or `handle`: from then on the stores are fixed (see {@link useStores}). */
   connectedOnce = false;
+  /** How `Server.handle`'s requests are observed: made by the first one, once telemetry is resolved. */
+  modernObservation: ModernObservation | undefined;
   private taskStore: TaskStore | undefined;
   private taskManagerInstance: TaskManager | undefined;
 

@@ -1,6 +1,7 @@
-import type { Transport } from "@mcpkit/jsonrpc";
+import type { JsonRpcNotification, JsonRpcRequest, Transport } from "@mcpkit/jsonrpc";
 import type { Implementation } from "@mcpkit/protocol";
 import { connect, type ServerConnection } from "./connection.js";
+import { type HandleContext, type HandleResult, handleModern } from "./handle.js";
 import type { ListKind } from "./internal/registry.js";
 import { endListeners } from "./listen.js";
 import { notifyResourceUpdated } from "./resource-updates.js";
@@ -70,11 +71,31 @@ export interface Server {
    */
   registerSkill(skill: SkillDefinition): Registered;
   /**
-   * Serves one transport: a stdio pipe, a legacy HTTP session, or a one-shot modern HTTP request. Cheap:
-   * it creates a JSON-RPC peer and a small state object; nothing of the registry is rebuilt.
+   * Serves one transport: a stdio pipe, an in-memory pair, a legacy HTTP session (and any 2026-07-28
+   * requests sent over such a connection). Cheap: it creates a JSON-RPC peer and a small state object;
+   * nothing of the registry is rebuilt. A stateless 2026-07-28 request needs no connection: see
+   * {@link Server.handle}.
    * @throws Error after {@link Server.close}.
    */
   connect(transport: Transport): Promise<ServerConnection>;
+  /**
+   * Answers one 2026-07-28 request (or notification) on its own, as a function call: no transport, peer
+   * or connection is made for it, only a light context. Its `_meta` says who asks and at which version.
+   * Resolves with the JSON-RPC response (a wire error is a response too: -32602 for a missing `_meta`
+   * version or client capabilities, -32022 for a version that is not a 2026-07-28 one, -32601 for an
+   * unknown method), or undefined for a notification and for a request cancelled through
+   * `context.signal` before it settled. Notifications of the request (progress, log messages, the events
+   * of `subscriptions/listen`) go to `context.notify`, before the response. Synchronous where the method
+   * is (lists, discover): a promise only when something waits. Does NOT map errors to HTTP statuses
+   * (the carrier does, by code) and does not apply `maxConcurrentRequestsPerConnection` (the carrier
+   * bounds requests in flight); `close()` does not abort requests in flight (their carrier does), but
+   * ends `subscriptions/listen` streams.
+   * @throws Error (a rejection) after {@link Server.close}.
+   */
+  handle(
+    message: JsonRpcRequest | JsonRpcNotification,
+    context?: HandleContext,
+  ): HandleResult | Promise<HandleResult>;
   /**
    * Tells subscribers of `uri` (legacy `resources/subscribe`, modern listen filters) that it changed:
    * this instance's at once, and with `ServerOptions.bus` those of the other instances too.
@@ -170,6 +191,13 @@ class ServerImpl implements Server {
     if (core.isClosed) return Promise.reject(new Error("Server.connect() was called after close()"));
     core.connectedOnce = true;
     return connect(core, transport);
+  }
+
+  handle(
+    message: JsonRpcRequest | JsonRpcNotification,
+    context: HandleContext = {},
+  ): HandleResult | Promise<HandleResult> {
+    return handleModern(this.core, message, context);
   }
 
   async close(): Promise<void> {

@@ -47,7 +47,8 @@ export function serverTelemetry(
   });
 }
 
-function wireTraceFromEnv(): boolean {
+/** Whether the environment turns the wire trace on (`MCPKIT_DEBUG=wire` or `*`). */
+export function wireTraceFromEnv(): boolean {
   const env = (globalThis as { process?: { env?: Record<string, string | undefined> } }).process?.env;
   return env?.MCPKIT_DEBUG?.split(",").some((d) => d.trim() === "wire" || d.trim() === "*") === true;
 }

@@ -2,11 +2,9 @@ import {
   createInMemoryPair,
   createPeer,
   type JsonRpcMessage,
+  type JsonRpcRequest,
   type MessageInfo,
   type Peer,
-  type SendOptions,
-  type Transport,
-  type TransportSink,
 } from "@mcpkit/jsonrpc";
 import type { Server } from "../src/index.js";
 
@@ -80,45 +78,12 @@ export async function legacyClient(
   return { ...client, init };
 }
 
-/**
- * A one-shot transport like the HTTP handler's modern one: it carries exactly one inbound message with
- * the given `info` (headers), collects what the server sends, and closes itself after the response.
- */
-export function oneShot(
-  message: Record<string, unknown>,
-  info: MessageInfo = {},
-): { transport: Transport; sent: JsonRpcMessage[]; done: Promise<JsonRpcMessage> } {
-  const sent: JsonRpcMessage[] = [];
-  let resolveDone!: (m: JsonRpcMessage) => void;
-  const done = new Promise<JsonRpcMessage>((r) => (resolveDone = r));
-  let sink: TransportSink | undefined;
-  let closed = false;
-  const transport: Transport = {
-    traits: { perRequestStream: true },
-    async start(s) {
-      sink = s;
-      queueMicrotask(() => s.onMessage(message, info));
-    },
-    async send(m: JsonRpcMessage, _options?: SendOptions) {
-      if (closed) throw new Error("closed");
-      sent.push(m);
-      if ("id" in m && !("method" in m) && m.id === message.id) {
-        resolveDone(m);
-        queueMicrotask(() => void transport.close());
-      }
-    },
-    async close() {
-      if (closed) return;
-      closed = true;
-      sink?.onClose();
-    },
-  };
-  return { transport, sent, done };
-}
-
 let nextId = 1;
 
-/** Sends one modern request on its own one-shot transport (as over HTTP) and returns the response. */
+/**
+ * Sends one modern request through `server.handle` (as the HTTP handler does) and returns the response;
+ * `sent` is every message of the request in order (its notifications, then the response).
+ */
 export async function modernCall(
   server: Server,
   method: string,
@@ -135,8 +100,12 @@ export async function modernCall(
     method,
     params: { _meta: meta(options.capabilities ?? {}, options.metaExtra ?? {}), ...params },
   };
-  const { transport, sent, done } = oneShot(message, options.info ?? {});
-  await server.connect(transport);
-  const response = await done;
+  const sent: JsonRpcMessage[] = [];
+  const response = await server.handle(message as JsonRpcRequest, {
+    info: options.info ?? {},
+    notify: (notification) => void sent.push(notification),
+  });
+  if (response === undefined) throw new Error(`server.handle answered nothing to ${method}`);
+  sent.push(response);
   return { response, sent };
 }

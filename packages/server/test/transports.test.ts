@@ -1,7 +1,8 @@
 // The server over the real transports: stdio framing over Node streams and Streamable HTTP on a real
 // loopback port, both eras. The transports are dev dependencies only; the server never imports them.
 import { PassThrough } from "node:stream";
-import { createPeer, type Peer } from "@mcpkit/jsonrpc";
+import { createPeer, type Peer, type Transport } from "@mcpkit/jsonrpc";
+import { MetaKey, modernRequestHeaders } from "@mcpkit/protocol";
 import { createStreamableHttpClientTransport } from "@mcpkit/transport-http";
 import { type HttpServerHandle, listen } from "@mcpkit/transport-http/node";
 import { createStreamTransport } from "@mcpkit/transport-stdio";
@@ -134,7 +135,7 @@ describe("Streamable HTTP on 127.0.0.1", () => {
   async function start(): Promise<string> {
     server = fixture();
     const s = server;
-    http = await listen({ port: 0, connect: (transport) => s.connect(transport).then(() => {}) });
+    http = await listen({ port: 0, server: s });
     return http.url;
   }
 
@@ -160,10 +161,12 @@ describe("Streamable HTTP on 127.0.0.1", () => {
     expect(server!.connectionCount).toBe(1);
   });
 
-  it("[transport:http-modern] modern requests: MRTR over one-shot transports, Mcp-Param headers checked", async () => {
+  it("[transport:http-modern] modern requests through server.handle: MRTR, Mcp-Param headers checked", async () => {
     const url = await start();
     const peer = createPeer(
-      createStreamableHttpClientTransport({ url, era: "modern", protocolVersion: "2026-07-28" }),
+      modernHeaders(
+        createStreamableHttpClientTransport({ url, era: "modern", protocolVersion: "2026-07-28" }),
+      ),
     );
     peers.push(peer);
     await peer.start();
@@ -210,7 +213,7 @@ describe("Streamable HTTP on 127.0.0.1", () => {
     });
     expect(raw.status).toBe(400);
     expect(await raw.json()).toMatchObject({ id: 7, error: { code: -32020 } });
-    // Each modern request had its own connection, and none is left open.
+    // A modern request makes no connection.
     expect(server!.connectionCount).toBe(0);
   });
 
@@ -218,7 +221,9 @@ describe("Streamable HTTP on 127.0.0.1", () => {
     const url = await start();
     const notes: Array<{ method: string; params: any }> = [];
     const peer = createPeer(
-      createStreamableHttpClientTransport({ url, era: "modern", protocolVersion: "2026-07-28" }),
+      modernHeaders(
+        createStreamableHttpClientTransport({ url, era: "modern", protocolVersion: "2026-07-28" }),
+      ),
     );
     peers.push(peer);
     let changed!: () => void;
@@ -266,9 +271,11 @@ describe("Streamable HTTP on 127.0.0.1", () => {
       );
     });
     const s = server;
-    http = await listen({ port: 0, connect: (transport) => s.connect(transport).then(() => {}) });
+    http = await listen({ port: 0, server: s });
     const peer = createPeer(
-      createStreamableHttpClientTransport({ url: http.url, era: "modern", protocolVersion: "2026-07-28" }),
+      modernHeaders(
+        createStreamableHttpClientTransport({ url: http.url, era: "modern", protocolVersion: "2026-07-28" }),
+      ),
     );
     peers.push(peer);
     await peer.start();
@@ -282,3 +289,29 @@ describe("Streamable HTTP on 127.0.0.1", () => {
     expect(((await call) as Error).message).toBe("user gave up");
   });
 });
+
+/**
+ * A bare peer passes each modern request's headers itself (as @mcpkit/client does): the transport
+ * computes none; the headers a send gives win over the computed ones. Added by modern-client (issue 26:
+ * the HTTP client transport no longer fills them in).
+ */
+function modernHeaders(inner: Transport): Transport {
+  return {
+    get traits() {
+      return inner.traits;
+    },
+    start: (s) => inner.start(s),
+    close: (r) => inner.close(r),
+    send(message, opts) {
+      const version = (message as { params?: { _meta?: Record<string, unknown> } }).params?._meta?.[
+        MetaKey.ProtocolVersion
+      ];
+      if (!("id" in message) || !("method" in message)) return inner.send(message, opts);
+      if (typeof version !== "string") return inner.send(message, opts);
+      return inner.send(message, {
+        ...opts,
+        headers: { ...modernRequestHeaders(version, message.method, message.params), ...opts?.headers },
+      });
+    },
+  };
+}

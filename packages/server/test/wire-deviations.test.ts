@@ -100,7 +100,7 @@ describe("params that are not an object (-32602)", () => {
   it("[issue-14.3][http] legacy and modern: array params, and a _meta that is not an object", async () => {
     server = fixture();
     const s = server;
-    http = await listen({ port: 0, connect: (t) => s.connect(t).then(() => {}) });
+    http = await listen({ port: 0, server: s });
     const post = async (body: unknown, headers: Record<string, string>) => {
       const response = await fetch(http!.url, {
         method: "POST",

@@ -1,13 +1,14 @@
 import type { MessageInfo, Transport } from "@mcpkit/jsonrpc";
 import { isLegacyVersion, isModernVersion, SUPPORTED_PROTOCOL_VERSIONS } from "@mcpkit/protocol";
 import { createInMemoryEventStore, type EventStore } from "./event-store.js";
+import { handleThroughConnect } from "./internal/connect-fallback.js";
 import { preflightReply, withCors } from "./internal/cors.js";
 import { ALLOW, type HandlerState, reportError } from "./internal/handler-state.js";
 import { errorReply, originAllowed, Reply } from "./internal/http-util.js";
 import { handlerCores, type InboundRequest } from "./internal/inbound.js";
 import type { Session } from "./internal/legacy.js";
 import { handleDelete, handleGet, handleLegacyPost } from "./internal/legacy-routes.js";
-import type { OneShotTransport } from "./internal/modern.js";
+import type { ModernExchange } from "./internal/modern.js";
 import { handleModernPost } from "./internal/modern-route.js";
 import { checkOrigin, checkPostHeaders, chooseEra, parsePostBody } from "./internal/request-checks.js";
 import { onSignal } from "./internal/shared-sessions.js";
@@ -21,6 +22,7 @@ import {
   type HttpLimitEvent,
   logLimit,
 } from "./limits.js";
+import type { ServerLike } from "./server-like.js";
 import type { SessionStore } from "./session-store.js";
 
 /** 16 MiB: the default cap on a POST body. */
@@ -28,7 +30,10 @@ export const DEFAULT_MAX_BODY_BYTES = 16 * 1024 * 1024;
 
 /** What the handler tells the app about a new connection (legacy session) or request (modern). */
 export interface HttpConnectionInfo {
-  /** `legacy`: a session's transport, alive until DELETE or expiry. `modern`: one request's one-shot transport. */
+  /**
+   * `legacy`: a session's transport, alive until DELETE or expiry. `modern`: one request's own transport
+   * (only for an app that gave `connect` and no `server`).
+   */
   era: "legacy" | "modern";
   /** The legacy session id (issued on the initialize response). */
   sessionId?: string;
@@ -65,15 +70,22 @@ export interface HttpMessageInfo extends MessageInfo {
   closeSseStream?: () => void;
 }
 
-/** Options of {@link createStreamableHttpHandler}. */
+/** Options of {@link createStreamableHttpHandler}: `server`, or `connect`, or both. */
 export interface StreamableHttpHandlerOptions {
   /**
-   * Receives a transport for every new legacy session (an `initialize` POST without a session id) and
-   * for every modern request (a one-shot transport that carries exactly that message and closes itself
-   * once the response was sent or the client went away). Typically `(t) => server.connect(t)`.
-   * A throw answers the request with a generic 500.
+   * The MCP server (an `@mcpkit/server` server, or anything with its `handle` and `connect`): every
+   * 2026-07-28 request is a call of `server.handle(message, context)`, with no transport or connection
+   * made for it; every legacy session is `server.connect(transport)` (unless `connect` is given too).
    */
-  connect(transport: Transport, info: HttpConnectionInfo): void | Promise<void>;
+  server?: ServerLike;
+  /**
+   * Receives a transport for every new legacy session (an `initialize` POST without a session id).
+   * Without `server`, also for every modern request: a transport that carries exactly that message and
+   * closes itself once the response was sent or the client went away (the way to serve an app built on
+   * a bare JSON-RPC peer). Default with `server`: `(t) => server.connect(t)`. A throw answers the request
+   * with a generic 500.
+   */
+  connect?(transport: Transport, info: HttpConnectionInfo): void | Promise<void>;
   /** Which eras to serve. Default `"both"`. */
   eras?: "both" | "modern" | "legacy";
   /** Protocol versions accepted (default: every version mcpkit supports). */
@@ -180,7 +192,19 @@ export interface StreamableHttpHandler {
  * → 400 -32020; the app's JSON error responses are mapped to statuses (-32601 → 404, …).
  * @see SPEC.md §3.11 (2026-07-28) and §4.8 (legacy)
  */
-export function createStreamableHttpHandler(options: StreamableHttpHandlerOptions): StreamableHttpHandler {
+export function createStreamableHttpHandler(given: StreamableHttpHandlerOptions): StreamableHttpHandler {
+  const server = given.server;
+  if (server === undefined && typeof given.connect !== "function") {
+    throw new TypeError("createStreamableHttpHandler needs `server` or `connect`");
+  }
+  const options: HandlerState["options"] =
+    typeof given.connect === "function"
+      ? (given as HandlerState["options"])
+      : Object.assign({}, given, {
+          connect: async (transport: Transport) => {
+            await server!.connect(transport);
+          },
+        });
   const eras = options.eras ?? "both";
   const serveLegacy = eras !== "modern";
   const serveModern = eras !== "legacy";
@@ -217,6 +241,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
   const load = { exchanges: 0 };
   const state: HandlerState = {
     options,
+    server: server ?? { handle: handleThroughConnect(options.connect) },
     serveLegacy,
     serveModern,
     supported,
@@ -236,7 +261,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
     onLimit,
     onError,
     sessions,
-    oneShots: new Set<OneShotTransport>(),
+    exchanges: new Set<ModernExchange>(),
     load,
     cluster,
     settings: {
@@ -324,7 +349,7 @@ export function createStreamableHttpHandler(options: StreamableHttpHandlerOption
         if (session.shared) session.release();
         else session.terminate();
       }
-      for (const transport of [...state.oneShots]) await transport.close();
+      for (const exchange of [...state.exchanges]) exchange.close();
     },
   };
   handlerCores.set(handler, handle);

@@ -406,7 +406,10 @@ export interface ListenOptions extends Partial<StreamableHttpHandlerOptions> {
   port?: number;
   /** Default `/mcp`. */
   path?: string;
-  /** A ready handler; otherwise one is created from the other options (`connect` is then required). */
+  /**
+   * A ready handler; otherwise one is created from the other options (`server` or `connect` is then
+   * required; `server` is the MCP server, not to be confused with the handle's `node:http` server).
+   */
   handler?: StreamableHttpHandler;
   /** GETs outside `path` (see {@link NodeListenerOptions.otherRoutes}). */
   otherRoutes?: NodeListenerOptions["otherRoutes"];
@@ -436,7 +439,7 @@ export interface HttpServerHandle {
  * Serves a Streamable HTTP handler on `node:http` (keep-alive on). Bound to a loopback address (the
  * default), requests whose `Host` is not a loopback name get 403 unless `allowedHosts` says
  * otherwise; `Origin` is checked by the handler.
- * @throws when neither `handler` nor `connect` is given, or the port cannot be bound.
+ * @throws when none of `handler`, `server` and `connect` is given, or the port cannot be bound.
  */
 export async function listen(options: ListenOptions): Promise<HttpServerHandle> {
   const host = options.host ?? "127.0.0.1";
@@ -455,8 +458,8 @@ export async function listen(options: ListenOptions): Promise<HttpServerHandle> 
       connect,
       ...rest
     } = options;
-    if (!connect) throw new TypeError("listen() needs either `handler` or `connect`");
-    handler = createStreamableHttpHandler({ ...rest, connect });
+    if (!connect && !rest.server) throw new TypeError("listen() needs `handler`, `server` or `connect`");
+    handler = createStreamableHttpHandler(connect ? { ...rest, connect } : rest);
   }
   const loopback = isLoopbackHostname(host.startsWith("[") ? host : host.includes(":") ? `[${host}]` : host);
   const allowedHosts = options.allowedHosts ?? (loopback ? LOOPBACK_HOSTS : undefined);

@@ -14,7 +14,7 @@ export interface AppLog {
 
 /**
  * A small app in the shape @mcpkit/server will have: one Peer per transport the handler hands over.
- * Methods: initialize, echo, fail (-32001), invalid (-32602 with httpStatus 400), slow (waits for its
+ * Methods: initialize, echo, fail (-32001), invalid (-32602 with data), slow (waits for its
  * signal), notify-then-answer, listen (long-lived: acknowledges, then streams until cancelled),
  * reconnect (closes its SSE connection, then answers).
  */
@@ -52,7 +52,7 @@ export function createTestApp(extra: Partial<StreamableHttpHandlerOptions> = {})
         throw new JsonRpcError(-32001, "failed on purpose");
       });
       peer.onRequest("invalid", () => {
-        throw new JsonRpcError(-32602, "Missing clientCapabilities", { httpStatus: 400 });
+        throw new JsonRpcError(-32602, "Invalid arguments", { path: "text" });
       });
       peer.onRequest("slow", (_p, ctx) => {
         void entered("slow");

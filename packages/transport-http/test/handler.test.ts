@@ -366,14 +366,29 @@ describe("modern (2026-07-28) requests", () => {
     expect(handler.sessionCount).toBe(0);
   });
 
-  it("maps -32602 with data.httpStatus 400 to HTTP 400 and strips the hint", async () => {
-    const { handler } = setup();
-    const r = await handler.fetch(modern("invalid"));
+  it("answers a request without _meta clientCapabilities 400 -32602 itself; the app's -32602 and other codes are 200", async () => {
+    const { handler, app } = setup();
+    const noCaps = { "io.modelcontextprotocol/protocolVersion": MODERN };
+    const r = await handler.fetch(
+      post(
+        { jsonrpc: "2.0", id: 1, method: "echo", params: { _meta: noCaps } },
+        { "mcp-protocol-version": MODERN, "mcp-method": "echo" },
+      ),
+    );
     expect(r.status).toBe(400);
     expect(await json(r)).toEqual({
       jsonrpc: "2.0",
       id: 1,
-      error: { code: -32602, message: "Missing clientCapabilities" },
+      error: { code: -32602, message: 'Missing _meta["io.modelcontextprotocol/clientCapabilities"]' },
+    });
+    expect(app.log.infos).toHaveLength(0);
+    // Statuses follow from the code alone: an app's -32602 (bad arguments) is 200, and its data untouched.
+    const invalid = await handler.fetch(modern("invalid"));
+    expect(invalid.status).toBe(200);
+    expect(await json(invalid)).toEqual({
+      jsonrpc: "2.0",
+      id: 1,
+      error: { code: -32602, message: "Invalid arguments", data: { path: "text" } },
     });
     const other = await handler.fetch(modern("fail"));
     expect(other.status).toBe(200);

@@ -52,7 +52,12 @@ function modernPost(url: string, method: string, id: number, signal?: AbortSigna
       jsonrpc: "2.0",
       id,
       method,
-      params: { _meta: { "io.modelcontextprotocol/protocolVersion": MODERN } },
+      params: {
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": MODERN,
+          "io.modelcontextprotocol/clientCapabilities": {},
+        },
+      },
     }),
   });
 }

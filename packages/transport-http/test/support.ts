@@ -84,7 +84,11 @@ export function createFanIn(options: { stripModernMeta?: boolean } = {}) {
         }
         if (m.method !== undefined && m.id !== undefined) routes.set(m.id, t);
         if (options.stripModernMeta && m.params?._meta) {
-          const { [MetaKey.ProtocolVersion]: _v, ...meta } = m.params._meta as Record<string, unknown>;
+          const {
+            [MetaKey.ProtocolVersion]: _v,
+            [MetaKey.ClientCapabilities]: _c,
+            ...meta
+          } = m.params._meta as Record<string, unknown>;
           const params = { ...m.params };
           if (Object.keys(meta).length === 0) delete params._meta;
           else params._meta = meta;
@@ -106,7 +110,7 @@ export function createFanIn(options: { stripModernMeta?: boolean } = {}) {
   return { transport, connect };
 }
 
-/** Wraps a client transport so every request carries the modern `_meta` protocol version. */
+/** Wraps a client transport so every request carries the modern `_meta` (protocol version, capabilities). */
 export function withModernMeta(inner: Transport): Transport {
   return {
     get traits() {
@@ -119,7 +123,13 @@ export function withModernMeta(inner: Transport): Transport {
         const params = (message.params ?? {}) as Record<string, unknown>;
         const meta = (params._meta ?? {}) as Record<string, unknown>;
         return inner.send(
-          { ...message, params: { ...params, _meta: { ...meta, [MetaKey.ProtocolVersion]: MODERN } } },
+          {
+            ...message,
+            params: {
+              ...params,
+              _meta: { ...meta, [MetaKey.ProtocolVersion]: MODERN, [MetaKey.ClientCapabilities]: {} },
+            },
+          },
           opts,
         );
       }

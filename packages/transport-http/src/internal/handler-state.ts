@@ -1,10 +1,11 @@
 import type { JsonRpcId } from "@mcpkit/jsonrpc";
 import type { StreamableHttpHandlerOptions } from "../handler.js";
 import { type HttpLimitEvent, type HttpLimitName, RETRY_AFTER_SECONDS } from "../limits.js";
+import type { ServerLike } from "../server-like.js";
 import type { SessionStore } from "../session-store.js";
 import { errorReply, type Reply } from "./http-util.js";
 import type { Session, SessionSettings } from "./legacy.js";
-import type { OneShotTransport } from "./modern.js";
+import type { ModernExchange } from "./modern.js";
 import type { SseBufferLimit } from "./sse-connection.js";
 
 /**
@@ -13,8 +14,13 @@ import type { SseBufferLimit } from "./sse-connection.js";
  * creates no closures over it.
  */
 export interface HandlerState {
-  /** The options as given (`connect` is called as `options.connect(…)`, as the app wrote it). */
-  readonly options: StreamableHttpHandlerOptions;
+  /**
+   * The options as given, with `connect` filled in from `server` when only that was given (`connect` is
+   * called as `options.connect(…)`, as the app wrote it).
+   */
+  readonly options: StreamableHttpHandlerOptions & Required<Pick<StreamableHttpHandlerOptions, "connect">>;
+  /** What answers 2026-07-28 requests: `options.server`, or `connect` adapted when only that was given. */
+  readonly server: Pick<ServerLike, "handle">;
   readonly serveLegacy: boolean;
   readonly serveModern: boolean;
   /** The versions served, of both eras. */
@@ -37,7 +43,7 @@ export interface HandlerState {
   /** The legacy sessions this instance serves (replicas of shared ones included). */
   readonly sessions: Map<string, Session>;
   /** The modern requests in flight. */
-  readonly oneShots: Set<OneShotTransport>;
+  readonly exchanges: Set<ModernExchange>;
   /** Legacy exchanges in flight (the sessions count them). */
   readonly load: { exchanges: number };
   /** The session store when legacy sessions are shared. */
@@ -97,7 +103,7 @@ export function limitReached(
 /** The 503 for a handler at `maxConcurrentRequests`, or undefined when one more request may run. */
 export function overloaded(state: HandlerState, id: JsonRpcId | undefined): Reply | undefined {
   const maxConcurrent = state.maxConcurrent;
-  if (state.load.exchanges + state.oneShots.size < maxConcurrent) return undefined;
+  if (state.load.exchanges + state.exchanges.size < maxConcurrent) return undefined;
   limitReached(state, "maxConcurrentRequests", maxConcurrent, 503, "a request was refused with 503");
   return errorReply(
     503,

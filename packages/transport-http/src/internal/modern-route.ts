@@ -1,11 +1,20 @@
-import type { JsonRpcId } from "@mcpkit/jsonrpc";
+import {
+  ConnectionClosedError,
+  type JsonRpcId,
+  type JsonRpcNotification,
+  type JsonRpcRequest,
+  type JsonRpcResponse,
+} from "@mcpkit/jsonrpc";
 import { decodeHeaderValue, Header, MetaKey, mcpNameFor } from "@mcpkit/protocol";
 import { type HandlerState, overloaded, Rejection, reject, reportError } from "./handler-state.js";
 import { emptyReply, errorReply, type Reply } from "./http-util.js";
 import type { InboundRequest } from "./inbound.js";
-import { connectionInfo, messageInfo } from "./message-info.js";
-import { ModernExchange, OneShotTransport } from "./modern.js";
+import { messageInfo } from "./message-info.js";
+import { ModernExchange } from "./modern.js";
 import type { ValidMessage } from "./request-checks.js";
+
+const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function versionMismatch(header: string, metaVersion: string, id: JsonRpcId | undefined): Rejection {
   return reject(
@@ -17,8 +26,10 @@ function versionMismatch(header: string, metaVersion: string, id: JsonRpcId | un
 }
 
 /**
- * A modern POST's version and header checks: its protocol version, or the refusal (400 -32022 with
- * `{ supported, requested }`, -32602 without `_meta` version, -32020 for a header that differs from the body).
+ * A modern POST's version, envelope and header checks: its protocol version, or the refusal (400 -32022
+ * with `{ supported, requested }`; -32602 for params or `_meta` that are not objects, or a request
+ * without `_meta` version or client capabilities; -32020 for a header that differs from the body). The
+ * envelope's 400s are answered here, so that statuses follow from JSON-RPC codes alone afterwards.
  * @see SPEC.md §3.11 (2026-07-28)
  */
 export function checkModern(
@@ -29,8 +40,8 @@ export function checkModern(
   const message = parsed.message as { id?: JsonRpcId; method?: string; params?: unknown };
   const id = parsed.kind === "request" ? message.id : undefined;
   const header = req.header(Header.ProtocolVersion)?.trim();
-  const meta = (message.params as { _meta?: Record<string, unknown> } | undefined)?._meta;
-  const metaVersion = meta?.[MetaKey.ProtocolVersion];
+  const meta = (message.params as { _meta?: unknown } | undefined)?._meta;
+  const metaVersion = isObject(meta) ? meta[MetaKey.ProtocolVersion] : undefined;
   if (header === undefined || header === "") {
     if (metaVersion === undefined) {
       // A legacy request (initialize) at a modern-only server: name the versions we speak.
@@ -53,6 +64,7 @@ export function checkModern(
   }
   // Header rules for notification POSTs are undefined in 2026-07-28 (SPEC.md §8.9): only the version is checked.
   if (parsed.kind !== "request") return header;
+  // Params that are not an object, or a `_meta` that is not one, have no version either: refused here.
   if (typeof metaVersion !== "string") {
     return reject(400, -32602, `Invalid params: _meta["${MetaKey.ProtocolVersion}"] is required`, id);
   }
@@ -72,52 +84,87 @@ export function checkModern(
       return reject(400, -32020, "Header mismatch: Mcp-Name differs from the body", id);
     }
   }
+  // The server says -32602 too (over a pipe); over HTTP this envelope error is a 400, said here.
+  if (!isObject((meta as Record<string, unknown>)[MetaKey.ClientCapabilities])) {
+    return reject(400, -32602, `Missing _meta["${MetaKey.ClientCapabilities}"]`, id);
+  }
   return header;
 }
 
 /**
- * A modern POST: checked, then carried by a one-shot transport connected to the app for this request
- * alone (a request's reply is its exchange's response; a notification is answered 202 once delivered).
+ * A modern POST: checked, then answered by the server's `handle` as a function call (no transport or
+ * connection for it). A request's reply is its exchange's response, JSON or SSE; a notification is
+ * answered 202 once handed over.
  */
-export async function handleModernPost(
+export function handleModernPost(
   state: HandlerState,
   req: InboundRequest,
   parsed: ValidMessage,
-): Promise<Reply> {
+): Reply | Promise<Reply> {
   const version = checkModern(state, req, parsed);
   if (version instanceof Rejection) return version.response;
   if (parsed.kind === "success" || parsed.kind === "error") {
     return errorReply(400, -32600, "Invalid Request: clients do not send responses in this protocol version");
   }
-  if (parsed.kind === "request") {
-    const busy = overloaded(state, parsed.message.id);
-    if (busy) return busy;
-  }
+  if (parsed.kind === "notification") return handleModernNotification(state, req, parsed.message, version);
+  const message = parsed.message as JsonRpcRequest;
+  const busy = overloaded(state, message.id);
+  if (busy) return busy;
   const abort = new AbortController();
-  const info = messageInfo(req, version, undefined, abort.signal);
-  const exchange =
-    parsed.kind === "request"
-      ? new ModernExchange(parsed.message.id, state.preferJson, state.keepAliveInterval, state.sseLimit)
-      : undefined;
-  // One transport per request: the app keeps no state between modern requests, and the transport's
-  // close is the end of the request (response sent or client gone).
-  const oneShots = state.oneShots;
-  let transport!: OneShotTransport;
-  transport = new OneShotTransport(exchange, () => oneShots.delete(transport), abort);
-  oneShots.add(transport);
-  if (exchange) req.onGone(() => exchange.clientGone());
+  const exchange = new ModernExchange(
+    message.id,
+    messageInfo(req, version, undefined, abort.signal),
+    abort,
+    state.preferJson,
+    state.keepAliveInterval,
+    state.sseLimit,
+  );
+  const inFlight = state.exchanges;
+  inFlight.add(exchange);
+  exchange.onFinish = () => inFlight.delete(exchange);
+  req.onGone(() => exchange.clientGone());
+  let outcome: JsonRpcResponse | undefined | Promise<JsonRpcResponse | undefined>;
   try {
-    await state.options.connect(transport, connectionInfo(req, "modern", undefined));
+    outcome = state.server.handle(message, exchange);
+  } catch (error) {
+    return failed(state, exchange, error);
+  }
+  if (outcome instanceof Promise) {
+    outcome.then(
+      (response) => exchange.answer(response),
+      (error: unknown) => void failed(state, exchange, error),
+    );
+  } else exchange.answer(outcome);
+  return exchange.response;
+}
+
+/** The server failed locally (a throw, not an error response): a generic 500, the detail to `onError`. */
+function failed(state: HandlerState, exchange: ModernExchange, error: unknown): Promise<Reply> {
+  reportError(state, error);
+  exchange.abandon();
+  return exchange.response;
+}
+
+/** A notification POST: handed to the server, answered 202 (a failure goes to `onError`). */
+function handleModernNotification(
+  state: HandlerState,
+  req: InboundRequest,
+  message: JsonRpcNotification,
+  version: string,
+): Reply {
+  const context = { info: messageInfo(req, version, undefined, undefined), signal: NEVER, notify: noStream };
+  try {
+    const done = state.server.handle(message, context);
+    if (done instanceof Promise) done.catch((error: unknown) => reportError(state, error));
   } catch (error) {
     reportError(state, error);
-    await transport.close();
-    return errorReply(500, -32603, "Internal error", exchange?.id);
   }
-  transport.deliver(parsed.message, info);
-  if (!exchange) {
-    // A notification is delivered and done.
-    void transport.close();
-    return emptyReply(202);
-  }
-  return exchange.response;
+  return emptyReply(202);
+}
+
+/** The signal of a notification: nothing can cancel it. */
+const NEVER = new AbortController().signal;
+
+function noStream(): void {
+  throw new ConnectionClosedError("A notification has no response stream");
 }
