@@ -319,7 +319,18 @@ const bridges: Record<string, (origin: string) => Record<string, string>> = {
   "bridge-anthropic.ts": (origin) => ({ ANTHROPIC_API_KEY: "test-key", ANTHROPIC_BASE_URL: origin }),
 };
 // Run by the CLI tests below rather than on their own.
-const special = new Set(["serve-stdio.ts", "cli-server.ts", "opentelemetry.ts"]);
+const special = new Set([
+  "serve-stdio.ts",
+  "cli-server.ts",
+  "opentelemetry.ts",
+  // Run by guide-examples.test.ts (the documentation site's guides).
+  "migrate-sdk-v1.ts",
+  "migrate-sdk-v2.ts",
+  "migrate-mcpkit.ts",
+  "testing-in-process.ts",
+  "mcp-apps.ts",
+  "scale-out-redis.ts",
+]);
 
 describe("every example file is run by this test and linked from the README", () => {
   it("covers every file", () => {
