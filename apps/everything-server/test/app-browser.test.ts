@@ -241,6 +241,28 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
     });
   });
 
+  describe("a view that navigates its own frame", () => {
+    it("cannot take it to an origin outside its CSP", async () => {
+      const page = await context.newPage();
+      const sandbox = encodeURIComponent(`${fixture.sandboxOrigin}/sandbox.html`);
+      await page.goto(`${fixture.hostOrigin}/mcpkit-host.html?mcp=/mcp-hand&sandbox=${sandbox}`);
+      await page.evaluate(() => window.hostReady);
+      const frame = await viewFrame(page, fixture.sandboxOrigin);
+      const hits = fixture.probeHits();
+      const navigated = page.waitForEvent("framenavigated", {
+        predicate: (f) => f === frame,
+        timeout: 10_000,
+      });
+      await frame.evaluate((url) => {
+        location.href = url;
+      }, `${fixture.hostOrigin}/probe?from=navigation`);
+      // Refused by the proxy's frame-src: the frame shows the browser's error page, the probe saw nothing.
+      expect((await navigated).url()).not.toContain("/probe");
+      expect(fixture.probeHits()).toBe(hits);
+      await page.close();
+    });
+  });
+
   describe("the same app with other views under @mcpkit/apps/host", () => {
     const views = [
       ["/mcp-v1", "built with the ext-apps 1.7.5 App"],

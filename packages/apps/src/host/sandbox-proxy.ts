@@ -19,10 +19,11 @@ export interface SandboxProxyOptions {
  * It announces itself to the host with `ui/notifications/sandbox-proxy-ready`, takes the view from the
  * host's `ui/notifications/sandbox-resource-ready` (once; later ones are ignored), loads it into an inner
  * iframe whose document starts with a `<meta>` Content-Security-Policy built by `viewCsp` from the
- * declared `csp`, with the `allow` attribute from `permissions` (`permissionsAllow`), and then forwards every message between
- * the host and the view except the reserved `ui/notifications/sandbox-*` ones. Messages from any other
- * window, or from the parent on another origin than `hostOrigin`, are dropped. It sends no request of its
- * own.
+ * declared `csp`, with the `allow` attribute from `permissions` (`permissionsAllow`); its own policy
+ * takes the view's `frame-src`, so the view cannot navigate its frame to an undeclared origin. Then it
+ * forwards every message between the host and the view except the reserved `ui/notifications/sandbox-*`
+ * ones. Messages from any other window, or from the parent on another origin than `hostOrigin`, are
+ * dropped. It sends no request of its own.
  * @see https://github.com/modelcontextprotocol/ext-apps/blob/main/specification/2026-01-26/apps.mdx#sandbox-proxy
  */
 export function sandboxProxyHtml(options: SandboxProxyOptions): string {
@@ -55,7 +56,13 @@ export function sandboxProxyHtml(options: SandboxProxyOptions): string {
     var allow = allowOf(params.permissions);
     if (allow) inner.setAttribute("allow", allow);
     inner.setAttribute("title", "MCP App view");
-    inner.srcdoc = withCsp(params.html, viewCsp(params.csp));
+    var policy = viewCsp(params.csp);
+    // The proxy's own frame-src (the view's, or 'none'): the view cannot navigate its frame elsewhere.
+    var guard = document.createElement("meta");
+    guard.httpEquiv = "Content-Security-Policy";
+    guard.content = /frame-src [^;]*/.exec(policy)[0];
+    document.head.appendChild(guard);
+    inner.srcdoc = withCsp(params.html, policy);
     document.body.appendChild(inner);
   }
   window.addEventListener("message", function (event) {
