@@ -328,6 +328,8 @@ const special = new Set([
   "migrate-sdk-v2.ts",
   "migrate-mcpkit.ts",
   "testing-in-process.ts",
+  // Run by testing-cassettes.test.ts (a node:test file).
+  "testing-cassettes.ts",
   "mcp-apps.ts",
   "scale-out-redis.ts",
 ]);

@@ -214,10 +214,20 @@ class ReplaySession {
 
   private refuse(message: Message, requests: number[], ignore: IgnorePath): void {
     const events = this.cassette.events;
-    const sameMethod = requests.filter(
-      (i) => (events[i]!.message as { method?: unknown }).method === message.method,
-    );
-    const pool = sameMethod.length > 0 ? sameMethod : requests;
+    const methodOf = (i: number) => (events[i]!.message as { method?: unknown }).method;
+    const all: number[] = [];
+    events.forEach((e, i) => {
+      const m = e.message as { method?: unknown; id?: unknown };
+      if (e.from === "client" && typeof m.method === "string" && m.id !== undefined) all.push(i);
+    });
+    // The nearest among the unanswered requests of the same method, else among those already answered,
+    // else any unanswered one.
+    const pools = [
+      requests.filter((i) => methodOf(i) === message.method),
+      all.filter((i) => methodOf(i) === message.method),
+      requests,
+    ];
+    const pool = pools.find((p) => p.length > 0) ?? [];
     let nearest: number | undefined;
     let best = Number.POSITIVE_INFINITY;
     for (const i of pool) {
@@ -227,7 +237,7 @@ class ReplaySession {
         nearest = i;
       }
     }
-    const code = sameMethod.length > 0 ? ErrorCode.InvalidParams : ErrorCode.MethodNotFound;
+    const code = pools[1]!.length > 0 ? ErrorCode.InvalidParams : ErrorCode.MethodNotFound;
     let text: string;
     let data: Record<string, unknown>;
     if (nearest === undefined) {
@@ -235,12 +245,17 @@ class ReplaySession {
       data = {};
     } else {
       const recorded = events[nearest]!.message as unknown as Message;
-      const d = firstDifference(recorded, message, ignore) ?? { path: "$", expected: recorded, got: message };
-      const order = this.rules.ignoreOrder || d.path !== "$" ? "" : " (out of order)";
+      const d = firstDifference(recorded, message, ignore);
+      const answered = this.consumed.has(nearest) ? " (already answered)" : "";
+      const where = d
+        ? `first difference at ${d.path}: expected ${shortJson(d.expected)}, got ${shortJson(d.got)}`
+        : "it comes out of order";
       text =
-        `replay: no recorded request matches ${String(message.method)}${order}; nearest is events[${nearest}] ` +
-        `${String(recorded.method)}, first difference at ${d.path}: expected ${shortJson(d.expected)}, got ${shortJson(d.got)}`;
-      data = { nearest, path: d.path, expected: d.expected ?? null, got: d.got ?? null };
+        `replay: no recorded request matches ${String(message.method)}; nearest is events[${nearest}] ` +
+        `${String(recorded.method)}${answered}, ${where}`;
+      data = d
+        ? { nearest, path: d.path, expected: d.expected ?? null, got: d.got ?? null }
+        : { nearest, path: "$", expected: null, got: null };
     }
     this.send(
       { jsonrpc: "2.0", id: message.id, error: { code, message: text, data } },
