@@ -6,13 +6,16 @@ import { spawn } from "node:child_process";
 import { mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
-import { serverEverythingEntry } from "@mcpkit/peers";
+import { serverEverythingEntry, startServerEverythingHttp } from "@mcpkit/peers";
 import { bundleFixture } from "@mcpkit/test-kit";
 import { findSecrets, parseCassette } from "@mcpkit/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { beforeAll, describe, expect, it } from "vitest";
+import { connect } from "../src/index.js";
 import { bundledCli, runCli } from "./cli-runner.js";
+import { freePort } from "./free-port.js";
 
 const dir = mkdtempSync(path.join(tmpdir(), "mcpkit-cassettes-"));
 const fixture = (name: string) => path.join(import.meta.dirname, "fixtures", "cassettes", name);
@@ -23,14 +26,12 @@ beforeAll(async () => {
   weather = await bundleFixture(fixture("weather-server.ts"));
 }, 60_000);
 
-/** A session of the official SDK v1 client over a stdio command; its results, for comparison. */
-async function sdkSession(command: string[]) {
+/** A session of the official SDK v1 client over a stdio command (or a URL); its results, for comparison. */
+async function sdkSession(command: string[] | URL) {
   const client = new Client({ name: "sdk-v1", version: "1.0.0" });
-  const transport = new StdioClientTransport({
-    command: command[0]!,
-    args: command.slice(1),
-    stderr: "ignore",
-  });
+  const transport = Array.isArray(command)
+    ? new StdioClientTransport({ command: command[0]!, args: command.slice(1), stderr: "ignore" })
+    : new StreamableHTTPClientTransport(command);
   await client.connect(transport);
   try {
     const tools = (await client.listTools()).tools.map((t) => t.name).sort();
@@ -81,6 +82,98 @@ describe("mcpkit record and replay with the official SDK v1 client", () => {
     const verified = await runCli(["verify", out, "--", ...server]);
     expect(verified.stdout).toMatch(/^ok: \d+ recorded answers match/);
     expect(verified.code).toBe(0);
+  });
+});
+
+describe("mcpkit record of a URL, and replay --http", () => {
+  it("records server-everything over HTTP behind the proxy (secrets redacted), and replays it on HTTP", async () => {
+    const server = await startServerEverythingHttp({ mode: "streamableHttp" });
+    const out = path.join(dir, "everything-http.json");
+    let live: Awaited<ReturnType<typeof sdkSession>>;
+    try {
+      const url = `${server.url}?token=sk-url-secret`;
+      live = await sdkSession([
+        process.execPath,
+        cli,
+        "record",
+        "--out",
+        out,
+        "-H",
+        "Authorization: Bearer sk-header-secret",
+        url,
+      ]);
+    } finally {
+      await server.close();
+    }
+    const text = readFileSync(out, "utf8");
+    expect(text).not.toMatch(/sk-url-secret|sk-header-secret|sk-secret-1/);
+    expect(findSecrets(JSON.parse(text))).toEqual([]);
+    const cassette = parseCassette(text);
+    expect(cassette.target).toContain("token=%5BREDACTED%5D");
+    expect(cassette).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
+
+    const port = await freePort();
+    const replay = spawn(process.execPath, [cli, "replay", out, "--http", String(port)], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      const ready = new Promise<void>((resolve, reject) => {
+        let err = "";
+        replay.stderr.on("data", (c: Buffer) => {
+          err += c.toString();
+          if (err.includes("replaying")) resolve();
+        });
+        replay.on("close", (code) => reject(new Error(`replay exited ${code}: ${err}`)));
+      });
+      await ready;
+      expect(await sdkSession(new URL(`http://127.0.0.1:${port}/mcp`))).toEqual(live);
+    } finally {
+      const exited = new Promise((resolve) => replay.on("close", resolve));
+      replay.kill("SIGTERM");
+      await exited;
+    }
+  });
+});
+
+describe("a 2026-07-28 session of our client, recorded on stdio and replayed on HTTP", () => {
+  it("gives our client the same results from `mcpkit replay --http`", async () => {
+    const out = path.join(dir, "weather-modern.json");
+    const session = async (target: Parameters<typeof connect>[0]) => {
+      await using client = await connect(target);
+      const tools = (await client.listTools()).map((t) => t.name);
+      const call = await client.callTool("forecast", { city: "Oslo" });
+      return { era: client.era, tools, content: call.content };
+    };
+    const live = await session([
+      process.execPath,
+      cli,
+      "record",
+      "--out",
+      out,
+      "--",
+      process.execPath,
+      weather,
+      "v1",
+    ]);
+    expect(live).toEqual({ era: "modern", tools: ["forecast"], content: "Sunny in Oslo" });
+    expect(parseCassette(readFileSync(out, "utf8")).era).toBe("modern");
+    const port = await freePort();
+    const replay = spawn(process.execPath, [cli, "replay", out, "--http", String(port)], {
+      stdio: ["ignore", "ignore", "pipe"],
+    });
+    try {
+      await new Promise<void>((resolve, reject) => {
+        replay.stderr.on("data", (c: Buffer) => {
+          if (c.toString().includes("replaying")) resolve();
+        });
+        replay.on("close", (code) => reject(new Error(`replay exited ${code}`)));
+      });
+      expect(await session(`http://127.0.0.1:${port}/mcp`)).toEqual(live);
+    } finally {
+      const exited = new Promise((resolve) => replay.on("close", resolve));
+      replay.kill("SIGTERM");
+      await exited;
+    }
   });
 });
 
