@@ -16,6 +16,8 @@ Commands:
   skills <target>               list skills (name, files, size, SKILL.md digest, description)
   skill <name> <target>         print a skill's verified SKILL.md (--file PATH: another file of it)
   logout [url]                  forget the stored --oauth login for a server (no url: all of them)
+  record, replay, verify, diff  cassettes: record a session, serve it, check a server against it,
+                                compare two servers (\`mcpkit record --help\`)
 
 Target (one of):
   http(s)://host/mcp            a Streamable HTTP endpoint (falls back to HTTP+SSE); before or after the
