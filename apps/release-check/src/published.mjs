@@ -60,8 +60,8 @@ export async function tarballFile(registry, name, version, file) {
 }
 
 /**
- * Problems with one release of the public packages: each at `version`, `latest` pointing at it, internal
- * dependencies ranged on it, and the tarball holding what a user needs and nothing of the sources.
+ * Problems with one release of the public packages on the registry: each at `version`, `latest` pointing at
+ * it, and its internal dependencies ranged `^version`.
  */
 export async function releaseProblems(registry, packages, version) {
   const problems = [];
@@ -81,6 +81,19 @@ export async function releaseProblems(registry, packages, version) {
       if (range !== `^${version}`)
         problems.push(`${name}@${version} depends on ${dep}@${range}, not ^${version}`);
     }
+  }
+  return problems;
+}
+
+/**
+ * Problems with what each published package holds: the manifest fields a user's tools read, and a
+ * tarball with what a user needs and nothing of the sources.
+ */
+export async function contentProblems(registry, packages, version) {
+  const problems = [];
+  for (const { name } of packages) {
+    const published = (await packument(registry, name))?.versions?.[version];
+    if (!published) continue; // reported by releaseProblems
     for (const field of ["license", "repository", "engines", "exports", "types", "files"]) {
       if (published[field] === undefined)
         problems.push(`${name}@${version}: no "${field}" in the published manifest`);
@@ -89,16 +102,15 @@ export async function releaseProblems(registry, packages, version) {
     if (JSON.stringify(published.exports).includes("@mcpkit/source"))
       problems.push(`${name}@${version}: the published exports still name the @mcpkit/source condition`);
     const files = await tarballFiles(registry, name, version);
-    for (const must of [
+    const needed = [
       "package.json",
       "README.md",
       "LICENSE",
       "CHANGELOG.md",
       "dist/index.js",
       "dist/index.cjs",
-      "dist/index.d.ts",
-      "dist/index.d.cts",
-    ]) {
+    ];
+    for (const must of [...needed, "dist/index.d.ts", "dist/index.d.cts"]) {
       if (!files.includes(must)) problems.push(`${name}@${version}: the tarball has no ${must}`);
     }
     const stray = files.filter((f) => f.startsWith("src/") || f.endsWith(".map") || f.includes(".test."));

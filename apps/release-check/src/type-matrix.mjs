@@ -20,6 +20,7 @@ const THIRD_PARTY = [
   "ai@6.0.326",
   "@ai-sdk/openai@3.0.141",
   "@types/node@20.19.25",
+  "@types/json-schema@7.0.15",
 ];
 /** Root entries that must type-check with DOM and no Node types, and with Node types and no DOM. */
 const NEUTRAL = [
@@ -59,8 +60,12 @@ function readmeTsconfig(root) {
   return JSON.parse(block);
 }
 
-/** Writes the snippets of every public package's README (and the root README) as modules in `dir`. */
-function writeSnippets(root, dir) {
+/**
+ * Writes the snippets of every public package's README (and the root README) as modules in `dir`, those
+ * over the Vercel AI SDK in `aiDir`: `ai`'s own types name DOM types (HeadersInit, FileList) and
+ * @types/json-schema, so its project adds `dom` to `lib` (ours need no DOM; the other projects prove it).
+ */
+function writeSnippets(root, dir, aiDir) {
   const readmes = [
     path.join(root, "README.md"),
     ...publicPackages(root).map((p) => path.join(p.dir, "README.md")),
@@ -77,7 +82,8 @@ function writeSnippets(root, dir) {
     for (const { line, code } of blocks) {
       const file = `${label.replace(/[/]/g, "-")}-${line}.ts`;
       // `export {}` keeps each snippet a module of its own (top-level await, no clashes between snippets).
-      writeFileSync(path.join(dir, file), `${code}\nexport {};\n`);
+      const target = /from "(ai|@ai-sdk\/[^"]+)"/.test(code) ? aiDir : dir;
+      writeFileSync(path.join(target, file), `${code}\nexport {};\n`);
       written.push({ file, where: `${path.relative(root, readme)}:${line}` });
     }
   }
@@ -105,7 +111,7 @@ async function compile(project, dir, version) {
 /** Runs the matrix in `dir` against `registry`, reporting each cell through `check(name, fn)`. */
 export async function typeMatrix({ root, dir, registry, check }) {
   const packages = publicPackages(root).map((p) => p.name);
-  const aliases = Object.entries(TYPESCRIPTS).map(([k, v]) => `typescript-${k}@npm:typescript@${v}`);
+  const aliases = TYPESCRIPTS.map(([k, v]) => `typescript-${k}@npm:typescript@${v}`);
   const ready = await check(
     "the type matrix's project: the packages from the registry, TypeScript 5.4 / 5.9 / 6 / 7",
     async () => {
@@ -126,8 +132,23 @@ export async function typeMatrix({ root, dir, registry, check }) {
   if (!ready) return;
 
   const node = path.join(dir, "node20");
+  const aiSdk = path.join(dir, "node20-ai-sdk");
   mkdirSync(node, { recursive: true });
-  const snippets = writeSnippets(root, node);
+  mkdirSync(aiSdk, { recursive: true });
+  const snippets = writeSnippets(root, node, aiSdk);
+  // What the snippets take as already there (the reader's server, secrets, earlier imports), typed.
+  const context = readFileSync(new URL("../snippet-context/context.d.ts", import.meta.url));
+  writeFileSync(path.join(node, "context.d.ts"), context);
+  writeFileSync(path.join(aiSdk, "context.d.ts"), context);
+  const nodeOptions = { ...NODE_TSCONFIG.compilerOptions, ...strict };
+  writeFileSync(
+    path.join(aiSdk, "tsconfig.json"),
+    JSON.stringify(
+      { compilerOptions: { ...nodeOptions, lib: [...nodeOptions.lib, "dom"] }, include: ["*.ts"] },
+      null,
+      2,
+    ),
+  );
   writeFileSync(
     path.join(node, "neutral-entries.ts"),
     `${NEUTRAL.map((n, i) => `import type * as m${i} from "${n}";`).join("\n")}\nexport type All = [${NEUTRAL.map((_, i) => `typeof m${i}`).join(", ")}];\n`,
@@ -192,11 +213,11 @@ export async function forecast(url: string): Promise<unknown> {
   );
   writeFileSync(path.join(quick, "package.json"), '{ "type": "module" }\n');
 
-  for (const version of Object.keys(TYPESCRIPTS)) {
+  for (const [version] of TYPESCRIPTS) {
     await check(
       `TypeScript ${version}: the READMEs' ${snippets.length} TypeScript blocks + root entries, Node 20 project (no DOM)`,
       async () => {
-        const errors = await compile(dir, node, version);
+        const errors = [...(await compile(dir, node, version)), ...(await compile(dir, aiSdk, version))];
         if (errors.length > 0) {
           const byFile = new Map(snippets.map((s) => [s.file, s.where]));
           throw new Error(

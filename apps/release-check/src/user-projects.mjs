@@ -106,6 +106,19 @@ process.stdin.resume();
   return { url, stop };
 }
 
+/** `names` and the @mcpkit packages they depend on, transitively, as installed in `dir`; sorted. */
+function ourClosure(dir, names) {
+  const seen = new Set();
+  const visit = (name) => {
+    if (seen.has(name)) return;
+    seen.add(name);
+    const manifest = JSON.parse(readFileSync(path.join(dir, "node_modules", name, "package.json"), "utf8"));
+    for (const dep of Object.keys(manifest.dependencies ?? {})) if (dep.startsWith("@mcpkit/")) visit(dep);
+  };
+  for (const name of names) visit(name);
+  return [...seen].sort();
+}
+
 /**
  * A custom host from single packages (`npm i @mcpkit/client @mcpkit/transport-http`): the client README's
  * host over HTTP, against the weather server of the quick-start project in `serverDir`.
@@ -132,8 +145,8 @@ await client.close();
     if (!out.includes("forecast") || !out.includes('"condition":"sunny"'))
       throw new Error(`host.js did not list and call forecast:\n${out}`);
     const installed = readdirSync(path.join(dir, "node_modules", "@mcpkit")).sort();
-    const expected = ["client", "jsonrpc", "protocol", "transport-http"];
-    if (installed.join() !== expected.join())
+    const expected = ourClosure(dir, ["@mcpkit/client", "@mcpkit/transport-http"]).map((n) => n.slice(8));
+    if (installed.join() !== expected.join() || installed.includes("server"))
       throw new Error(
         `npm i @mcpkit/client @mcpkit/transport-http installed @mcpkit/{${installed}}, not {${expected}}`,
       );

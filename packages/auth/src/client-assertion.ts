@@ -1,5 +1,6 @@
 import { randomToken } from "./internal/encoding.js";
 import { importPkcs8Pem, type JwsAlgorithm, signJwt } from "./internal/jose.js";
+import type { WebCryptoKey } from "./web-crypto-types.js";
 
 /** Inputs of a `private_key_jwt` client assertion. */
 export interface ClientAssertionInput {
@@ -7,7 +8,7 @@ export interface ClientAssertionInput {
   /** The authorization server's issuer identifier (the recommended `aud`). */
   audience: string;
   /** A WebCrypto private key, or a PKCS#8 PEM string. */
-  privateKey: CryptoKey | string;
+  privateKey: WebCryptoKey | string;
   /** The JWS algorithm; default ES256. */
   alg?: JwsAlgorithm;
   /** Lifetime in seconds; default 300. */

@@ -1,11 +1,12 @@
 import { base64UrlEncode, randomToken, sha256 } from "./internal/encoding.js";
 import { algorithmParams, type JwsAlgorithm, jwkThumbprint, publicJwk, signJwt } from "./internal/jose.js";
+import type { Jwk, WebCryptoKey } from "./web-crypto-types.js";
 
 /** A DPoP key pair: the non-extractable private key that signs proofs and the public JWK put in them. */
 export interface DpopKey {
   alg: JwsAlgorithm;
-  privateKey: CryptoKey;
-  publicJwk: JsonWebKey;
+  privateKey: WebCryptoKey;
+  publicJwk: Jwk;
   /** RFC 7638 thumbprint of the public key: the `cnf.jkt` a bound token carries. */
   thumbprint: string;
 }

@@ -49,6 +49,7 @@ export {
   type TokenVerifier,
   type VerifyContext,
 } from "./verifiers.js";
+export type { Jwk, WebCryptoKey } from "./web-crypto-types.js";
 export { type WithAuthOptions, withAuth } from "./with-auth.js";
 export {
   type AuthChallenge,

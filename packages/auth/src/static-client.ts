@@ -2,6 +2,7 @@ import { AuthError } from "./errors.js";
 import type { JwsAlgorithm } from "./internal/jose.js";
 import type { ClientAuth } from "./internal/token-request.js";
 import type { ClientRegistration } from "./token-store.js";
+import type { WebCryptoKey } from "./web-crypto-types.js";
 
 /** A client id and how the client authenticates with it (a secret, a private key, or nothing). */
 export interface ClientCredentials {
@@ -10,7 +11,7 @@ export interface ClientCredentials {
   /** Default: `private_key_jwt` with a key, else the best `client_secret_*` the server supports, else `none`. */
   tokenEndpointAuthMethod?: "client_secret_basic" | "client_secret_post" | "none" | "private_key_jwt";
   /** For `private_key_jwt`: a WebCrypto private key or a PKCS#8 PEM string. */
-  privateKey?: CryptoKey | string;
+  privateKey?: WebCryptoKey | string;
   /** The JWS algorithm of `privateKey`; default ES256. */
   signingAlgorithm?: JwsAlgorithm;
 }

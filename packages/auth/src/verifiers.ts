@@ -8,6 +8,7 @@ import {
   type JwsAlgorithm,
   verifySignature,
 } from "./internal/jose.js";
+import type { Jwk } from "./web-crypto-types.js";
 
 /**
  * What a resource server knows about the caller once a token verified. It deliberately does not carry
@@ -94,7 +95,7 @@ export interface JwtVerifierOptions {
   /** Accepted `aud` value(s); default the resource identifier of the request. */
   audience?: string | string[];
   /** A fixed JWK Set. */
-  jwks?: { keys: JsonWebKey[] };
+  jwks?: { keys: Jwk[] };
   /** Where to fetch the JWK Set (refetched, at most every 30 s, when a `kid` is unknown). */
   jwksUri?: string;
   /** Accepted algorithms; default RS256 and ES256. `none` and HMAC are never accepted. */
@@ -117,7 +118,7 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
   const algorithms = options.algorithms ?? ["RS256", "ES256"];
   const issuers = toList(options.issuer);
   const tolerance = options.clockToleranceSeconds ?? 30;
-  let keys: JsonWebKey[] = options.jwks?.keys ?? [];
+  let keys: Jwk[] = options.jwks?.keys ?? [];
   let loaded = false;
   let refetchedAt = Number.NEGATIVE_INFINITY;
 
@@ -138,14 +139,13 @@ export function createJwtVerifier(options: JwtVerifierOptions): TokenVerifier {
     const body: unknown = await response.json();
     if (!isRecord(body) || !Array.isArray(body.keys))
       throw new Error(`JWKS at ${options.jwksUri} has no keys`);
-    keys = body.keys as JsonWebKey[];
+    keys = body.keys as Jwk[];
     loaded = true;
   }
 
-  function candidates(kid: unknown, alg: JwsAlgorithm): JsonWebKey[] {
+  function candidates(kid: unknown, alg: JwsAlgorithm): Jwk[] {
     const kty = alg.startsWith("ES") ? "EC" : "RSA";
-    return keys.filter((k) => {
-      const entry = k as JsonWebKey & { kid?: string; use?: string };
+    return keys.filter((entry) => {
       if (entry.kty !== kty) return false;
       if (entry.use !== undefined && entry.use !== "sig") return false;
       if (entry.alg !== undefined && entry.alg !== alg) return false;

@@ -21,6 +21,7 @@ import type {
   SubscriptionFilter,
   Tool,
 } from "@mcpkit/protocol";
+import "./async-dispose.js";
 import type { InputHandlers } from "./input.js";
 import type { AwaitTaskOptions, CallOptions, ConnectOptions, ListOptions, ReadOptions } from "./options.js";
 import type { LoadedSkill } from "./skills.js";

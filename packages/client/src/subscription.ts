@@ -1,4 +1,5 @@
 import type { SubscriptionFilter } from "@mcpkit/protocol";
+import "./async-dispose.js";
 
 /** One notification delivered to a {@link Subscription}. */
 export interface SubscriptionNotification {

@@ -1,3 +1,4 @@
+import type { Jwk, WebCryptoKey } from "../web-crypto-types.js";
 import { base64Decode, base64UrlDecode, base64UrlEncode, fromUtf8, isRecord, utf8 } from "./encoding.js";
 
 /** A JWS algorithm this package signs and verifies with WebCrypto. */
@@ -57,10 +58,15 @@ export function isSupportedAlgorithm(alg: unknown): alg is JwsAlgorithm {
 export async function signJwt(
   header: Record<string, unknown> & { alg: JwsAlgorithm },
   payload: Record<string, unknown>,
-  key: CryptoKey,
+  key: WebCryptoKey,
 ): Promise<string> {
   const input = `${base64UrlEncode(JSON.stringify(header))}.${base64UrlEncode(JSON.stringify(payload))}`;
-  const signature = await crypto.subtle.sign(algorithmParams(header.alg).signParams, key, utf8(input));
+  // WebCryptoKey is CryptoKey declared structurally (web-crypto-types.ts); WebCrypto made every one we hold.
+  const signature = await crypto.subtle.sign(
+    algorithmParams(header.alg).signParams,
+    key as CryptoKey,
+    utf8(input),
+  );
   return `${input}.${base64UrlEncode(signature)}`;
 }
 
@@ -86,27 +92,27 @@ export function decodeJwt(token: string): DecodedJwt {
 export async function verifySignature(
   decoded: DecodedJwt,
   alg: JwsAlgorithm,
-  key: CryptoKey,
+  key: WebCryptoKey,
 ): Promise<boolean> {
   return crypto.subtle.verify(
     algorithmParams(alg).signParams,
-    key,
+    key as CryptoKey,
     decoded.signature,
     utf8(decoded.signingInput),
   );
 }
 
-export async function importPublicJwk(jwk: JsonWebKey, alg: JwsAlgorithm): Promise<CryptoKey> {
+export async function importPublicJwk(jwk: Jwk, alg: JwsAlgorithm): Promise<WebCryptoKey> {
   const { importParams } = algorithmParams(alg);
   // `alg`/`use`/`key_ops` on a JWKS entry would make WebCrypto refuse a mismatching usage; keep the key material.
-  const material: JsonWebKey = {};
+  const material: Jwk = {};
   if (jwk.kty !== undefined) material.kty = jwk.kty;
   for (const k of ["n", "e", "crv", "x", "y"] as const) if (jwk[k] !== undefined) material[k] = jwk[k];
   return crypto.subtle.importKey("jwk", material, importParams, false, ["verify"]);
 }
 
 /** Imports a PKCS#8 PEM (`-----BEGIN PRIVATE KEY-----`) private key for signing with `alg`. */
-export async function importPkcs8Pem(pem: string, alg: JwsAlgorithm): Promise<CryptoKey> {
+export async function importPkcs8Pem(pem: string, alg: JwsAlgorithm): Promise<WebCryptoKey> {
   const body = pem.replace(/-----(BEGIN|END) PRIVATE KEY-----/g, "");
   return crypto.subtle.importKey("pkcs8", base64Decode(body), algorithmParams(alg).importParams, false, [
     "sign",
@@ -114,7 +120,7 @@ export async function importPkcs8Pem(pem: string, alg: JwsAlgorithm): Promise<Cr
 }
 
 /** RFC 7638 SHA-256 thumbprint of a public JWK (EC or RSA). */
-export async function jwkThumbprint(jwk: JsonWebKey): Promise<string> {
+export async function jwkThumbprint(jwk: Jwk): Promise<string> {
   const members =
     jwk.kty === "EC"
       ? { crv: jwk.crv, kty: jwk.kty, x: jwk.x, y: jwk.y }
@@ -127,7 +133,7 @@ export async function jwkThumbprint(jwk: JsonWebKey): Promise<string> {
 }
 
 /** The public members of a JWK (drops the private ones). */
-export function publicJwk(jwk: JsonWebKey): JsonWebKey {
+export function publicJwk(jwk: Jwk): Jwk {
   if (jwk.kty === "EC") return { kty: "EC", crv: jwk.crv!, x: jwk.x!, y: jwk.y! };
   return { kty: "RSA", n: jwk.n!, e: jwk.e! };
 }

@@ -3,13 +3,14 @@ import type { AuthorizationServerMetadata, FetchLike } from "../discovery.js";
 import { createDpopProof, type DpopKey } from "../dpop.js";
 import { AuthError } from "../errors.js";
 import type { ClientRegistration, TokenSet } from "../token-store.js";
+import type { WebCryptoKey } from "../web-crypto-types.js";
 import { formEncode, isRecord } from "./encoding.js";
 import type { JwsAlgorithm } from "./jose.js";
 import { checkCredentialEndpoint, isRedirect } from "./url-rules.js";
 
 export interface ClientAuth {
   registration: ClientRegistration;
-  privateKey?: CryptoKey | string;
+  privateKey?: WebCryptoKey | string;
   signingAlgorithm?: JwsAlgorithm;
 }
 

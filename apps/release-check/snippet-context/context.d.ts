@@ -1,0 +1,39 @@
+// What the READMEs' TypeScript snippets take as already there, typed: the reader's own server, clients,
+// secrets and helpers, and the names a snippet uses from the one above it in the same README. The type
+// matrix compiles every snippet with this file beside it; anything else a snippet names must be imported.
+import type { TokenStore } from "@mcpkit/auth";
+import type { Client } from "@mcpkit/client";
+import type { Implementation } from "@mcpkit/protocol";
+import type { Server } from "@mcpkit/server";
+
+declare global {
+  /** The reader's server (`createServer(…)` with their tools). */
+  const server: Server;
+  const myServer: Server;
+  /** Connected clients: any server, the filesystem and memory reference servers. */
+  const client: Client;
+  const files: Client;
+  const memory: Client;
+  /** The host's own sign-on session, secrets and token store. */
+  const session: { idToken: string };
+  const clientSecret: string;
+  const mcpSecret: string;
+  const clientInfo: Implementation;
+  const myKeychainStore: TokenStore;
+  /** The reader's MCP request handler, e.g. `createStreamableHttpHandler(…)`. */
+  function mcpHandler(request: Request): Promise<Response>;
+  /** Opens a URL in the user's browser (the `open` package). */
+  function open(url: string): Promise<unknown>;
+  /** The host's UI and model: whatever they answer is the reader's to supply. */
+  function askUser(params: unknown): Promise<never>;
+  function runModel(params: unknown): Promise<never>;
+  /** Names imported by an earlier snippet of the same README. */
+  const createServer: typeof import("@mcpkit/server").createServer;
+  const serve: typeof import("mcpkit").serve;
+  const createOAuthProvider: typeof import("@mcpkit/auth").createOAuthProvider;
+  const createStreamableHttpHandler: typeof import("@mcpkit/transport-http").createStreamableHttpHandler;
+  const createStreamableHttpClientTransport: typeof import("@mcpkit/transport-http").createStreamableHttpClientTransport;
+  const connect: Parameters<
+    typeof import("@mcpkit/transport-http").createStreamableHttpHandler
+  >[0]["connect"];
+}
