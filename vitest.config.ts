@@ -12,6 +12,9 @@ export default defineConfig({
     // Quiet by default: console output of a test (wire logs, servers' stderr) is printed only when that test
     // fails; MCPKIT_TEST_VERBOSE=1 prints all of it.
     silent: process.env.MCPKIT_TEST_VERBOSE === "1" ? false : "passed-only",
+    // vitest's default is one worker per core less one: a single worker on a 2-core machine, idle while a
+    // test waits on a child process or a socket (most of ours do). Three keep both cores busy.
+    maxWorkers: Number(process.env.MCPKIT_TEST_WORKERS ?? 3),
     testTimeout: 30_000,
     hookTimeout: 30_000,
   },

@@ -23,6 +23,9 @@ node apps/cluster-demo/dist/main.js
 echo "--- packed packages from a plain npm project (ESM, CommonJS, CLI)"
 node scripts/smoke-pack.mjs
 
+echo "--- release: pnpm release to a Verdaccio on loopback, then npm i mcpkit zod and the quick starts, a custom host, the TypeScript 5.4/5.9/6/7 matrix, a second release (apps/release-check; 30 min budget)"
+timeout 1900 pnpm release:check
+
 echo "--- soak: 2 minutes, mcpkit and the official SDK v1 side by side, then memory per session"
 pnpm soak --minutes 2 --sessions 1000
 
