@@ -2,18 +2,18 @@ import type { MessageInfo, Transport } from "@mcpkit/jsonrpc";
 import { isLegacyVersion, isModernVersion, SUPPORTED_PROTOCOL_VERSIONS } from "@mcpkit/protocol";
 import { createInMemoryEventStore, type EventStore } from "./event-store.js";
 import { handleThroughConnect } from "./internal/connect-fallback.js";
+import { CoreHandler } from "./internal/core-handler.js";
 import { preflightReply, withCors } from "./internal/cors.js";
 import { ALLOW, type HandlerState, reportError } from "./internal/handler-state.js";
 import { errorReply, originAllowed, Reply } from "./internal/http-util.js";
-import { handlerCores, type InboundRequest } from "./internal/inbound.js";
-import type { Session } from "./internal/legacy.js";
+import type { InboundRequest } from "./internal/inbound.js";
+import type { Session } from "./internal/legacy-session.js";
 import { handleDelete, handleGet, handleLegacyPost } from "./internal/legacy-routes.js";
 import type { ModernExchange } from "./internal/modern.js";
 import { handleModernPost } from "./internal/modern-route.js";
 import { checkOrigin, checkPostHeaders, chooseEra, parsePostBody } from "./internal/request-checks.js";
 import { onSignal } from "./internal/shared-sessions.js";
 import type { SseBufferLimit } from "./internal/sse-connection.js";
-import { WebInbound } from "./internal/web-inbound.js";
 import {
   DEFAULT_HANDSHAKE_TIMEOUT,
   DEFAULT_MAX_CONCURRENT_REQUESTS,
@@ -332,26 +332,5 @@ export function createStreamableHttpHandler(given: StreamableHttpHandlerOptions)
     }
   }
 
-  const handler: StreamableHttpHandler = {
-    maxBodyBytes,
-    get sessionCount() {
-      return sessions.size;
-    },
-    async fetch(request) {
-      const reply = await handle(new WebInbound(request));
-      return reply instanceof Reply ? reply.toResponse() : reply;
-    },
-    async close() {
-      if (state.closed) return;
-      state.closed = true;
-      // A shared session lives on in the other instances: only this replica goes.
-      for (const session of [...sessions.values()]) {
-        if (session.shared) session.release();
-        else session.terminate();
-      }
-      for (const exchange of [...state.exchanges]) exchange.close();
-    },
-  };
-  handlerCores.set(handler, handle);
-  return handler;
+  return new CoreHandler(handle, state);
 }

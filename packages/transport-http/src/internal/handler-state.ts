@@ -4,7 +4,7 @@ import { type HttpLimitEvent, type HttpLimitName, RETRY_AFTER_SECONDS } from "..
 import type { ServerLike } from "../server-like.js";
 import type { SessionStore } from "../session-store.js";
 import { errorReply, type Reply } from "./http-util.js";
-import type { Session, SessionSettings } from "./legacy.js";
+import type { Session, SessionSettings } from "./legacy-session.js";
 import type { ModernExchange } from "./modern.js";
 import type { SseBufferLimit } from "./sse-connection.js";
 

@@ -1,5 +1,3 @@
-import type { Reply } from "./http-util.js";
-
 /** What {@link InboundRequest.readBody} answers for a body over the cap. */
 export const TOO_LARGE: unique symbol = Symbol("too large");
 
@@ -28,12 +26,3 @@ export interface InboundRequest {
   /** What `authenticate` verified for this request, once it ran. */
   identity?: { value: unknown };
 }
-
-/** The core of a handler made by `createStreamableHttpHandler`: one request in, a reply out. */
-export type HandlerCore = (inbound: InboundRequest) => Promise<Reply | Response>;
-
-/**
- * The cores of the handlers this package made, for the node adapter's fast path (a handler written by
- * hand, with only `fetch`, is served through `Request`/`Response`).
- */
-export const handlerCores = new WeakMap<object, HandlerCore>();

@@ -9,7 +9,7 @@ import {
 } from "./handler-state.js";
 import { errorReply, type Reply, randomId } from "./http-util.js";
 import type { InboundRequest } from "./inbound.js";
-import { Session } from "./legacy.js";
+import { Session } from "./legacy-session.js";
 import { connectionInfo, messageInfo } from "./message-info.js";
 import { sessionOwnerOf } from "./session-owner.js";
 import { SharedSessionHandle } from "./shared-session-handle.js";

@@ -12,7 +12,7 @@ import {
 } from "./handler-state.js";
 import { accepts, emptyReply, errorReply, Reply } from "./http-util.js";
 import type { InboundRequest } from "./inbound.js";
-import type { Session } from "./legacy.js";
+import type { Session } from "./legacy-session.js";
 import { initialize } from "./legacy-initialize.js";
 import { messageInfo } from "./message-info.js";
 import type { ValidMessage } from "./request-checks.js";

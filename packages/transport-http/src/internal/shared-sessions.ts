@@ -3,7 +3,7 @@ import { Header } from "@mcpkit/protocol";
 import type { SessionRecord, SessionSignal, SessionStore } from "../session-store.js";
 import { type HandlerState, Rejection, reject, reportError, tooManySessions } from "./handler-state.js";
 import type { InboundRequest } from "./inbound.js";
-import { Session } from "./legacy.js";
+import { Session } from "./legacy-session.js";
 import { connectionInfo, RoutedMessageInfo } from "./message-info.js";
 import { ANONYMOUS, sessionOwnerOf } from "./session-owner.js";
 import { SharedSessionHandle } from "./shared-session-handle.js";
