@@ -1,0 +1,3 @@
+import { mcpkitProject } from "../../vitest.shared.js";
+
+export default mcpkitProject("gateway");
