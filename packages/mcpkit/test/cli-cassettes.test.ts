@@ -64,6 +64,32 @@ async function weatherSession(command: string[]) {
   }
 }
 
+/**
+ * Runs `mcpkit replay FILE --http PORT` while `use(url)` runs, then stops it (SIGTERM) and waits for
+ * its exit. Rejects when the replay exits before it says it is serving.
+ */
+async function withHttpReplay<T>(file: string, use: (url: string) => Promise<T>): Promise<T> {
+  const port = await freePort();
+  const replay = spawn(process.execPath, [cli, "replay", file, "--http", String(port)], {
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  const exited = new Promise((resolve) => replay.on("close", resolve));
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let err = "";
+      replay.stderr.on("data", (c: Buffer) => {
+        err += c.toString();
+        if (err.includes("replaying")) resolve();
+      });
+      replay.on("close", (code) => reject(new Error(`replay exited ${code}: ${err}`)));
+    });
+    return await use(`http://127.0.0.1:${port}/mcp`);
+  } finally {
+    replay.kill("SIGTERM");
+    await exited;
+  }
+}
+
 describe("mcpkit record and replay with the official SDK v1 client", () => {
   it("records server-everything through the proxy, and the replay gives the same results", async () => {
     const out = path.join(dir, "everything.json");
@@ -112,26 +138,8 @@ describe("mcpkit record of a URL, and replay --http", () => {
     expect(cassette.target).toContain("token=%5BREDACTED%5D");
     expect(cassette).toMatchObject({ era: "legacy", protocolVersion: "2025-11-25" });
 
-    const port = await freePort();
-    const replay = spawn(process.execPath, [cli, "replay", out, "--http", String(port)], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    try {
-      const ready = new Promise<void>((resolve, reject) => {
-        let err = "";
-        replay.stderr.on("data", (c: Buffer) => {
-          err += c.toString();
-          if (err.includes("replaying")) resolve();
-        });
-        replay.on("close", (code) => reject(new Error(`replay exited ${code}: ${err}`)));
-      });
-      await ready;
-      expect(await sdkSession(new URL(`http://127.0.0.1:${port}/mcp`))).toEqual(live);
-    } finally {
-      const exited = new Promise((resolve) => replay.on("close", resolve));
-      replay.kill("SIGTERM");
-      await exited;
-    }
+    const replayed = await withHttpReplay(out, (url) => sdkSession(new URL(url)));
+    expect(replayed).toEqual(live);
   });
 });
 
@@ -157,23 +165,7 @@ describe("a 2026-07-28 session of our client, recorded on stdio and replayed on 
     ]);
     expect(live).toEqual({ era: "modern", tools: ["forecast"], content: "Sunny in Oslo" });
     expect(parseCassette(readFileSync(out, "utf8")).era).toBe("modern");
-    const port = await freePort();
-    const replay = spawn(process.execPath, [cli, "replay", out, "--http", String(port)], {
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    try {
-      await new Promise<void>((resolve, reject) => {
-        replay.stderr.on("data", (c: Buffer) => {
-          if (c.toString().includes("replaying")) resolve();
-        });
-        replay.on("close", (code) => reject(new Error(`replay exited ${code}`)));
-      });
-      expect(await session(`http://127.0.0.1:${port}/mcp`)).toEqual(live);
-    } finally {
-      const exited = new Promise((resolve) => replay.on("close", resolve));
-      replay.kill("SIGTERM");
-      await exited;
-    }
+    expect(await withHttpReplay(out, session)).toEqual(live);
   });
 });
 

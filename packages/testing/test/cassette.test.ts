@@ -133,6 +133,22 @@ describe("replayServer", () => {
     await client.close();
   });
 
+  it("answers at once a request whose answer the recording does not have (it ended first)", async () => {
+    const { cassette } = await record("modern");
+    const last = cassette.events.findLastIndex((e) => e.from === "server");
+    const cut = { ...cassette, events: cassette.events.slice(0, last) };
+    const [clientEnd, serverEnd] = createInMemoryPair();
+    await replayServer(cut).connect(serverEnd);
+    const client = createClient(clientOptions("modern"));
+    await client.connect(clientEnd);
+    await client.listTools();
+    await client.callTool("forecast", { city: "Oslo" }, { meta: { apiToken: "sk-live-123" } });
+    await expect(client.callTool("whoami", undefined, { timeout: 5000 })).rejects.toThrow(
+      /^replay: the recording ends before the answer to events\[\d+\] tools\/call$/,
+    );
+    await client.close();
+  });
+
   it("matches exactly when asked: another id is refused", async () => {
     const { cassette } = await record("legacy");
     const [clientEnd, serverEnd] = createInMemoryPair();

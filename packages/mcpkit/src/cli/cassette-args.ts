@@ -2,6 +2,7 @@ import { UsageError } from "./args.js";
 
 /** The cassette commands of the `mcpkit` CLI. */
 export const CASSETTE_COMMANDS = ["record", "replay", "verify", "diff"] as const;
+/** One of {@link CASSETTE_COMMANDS}. */
 export type CassetteCommand = (typeof CASSETTE_COMMANDS)[number];
 
 /** A server to reach: a command line (after `--`) or a Streamable HTTP URL. */

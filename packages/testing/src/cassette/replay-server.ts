@@ -146,6 +146,8 @@ class ReplaySession {
   private readonly matched: number[] = [];
   /** Server-to-client requests sent, by recorded id, whose answer has not come. */
   private readonly awaiting = new Set<string>();
+  /** Requests answered with the cut-off error. */
+  private readonly cutOff = new Set<number>();
   private closed = false;
 
   constructor(
@@ -269,20 +271,37 @@ class ReplaySession {
     const { owner, previousClient, response } = this.exchanges;
     for (const o of this.matched) {
       const end = response.get(o);
+      let held = false;
       for (let j = o + 1; j < events.length; j++) {
         if (this.emitted.has(j) || owner[j] !== o || events[j]!.from !== "server") continue;
         // Up to the response the exchange plays at once; after it (a listen stream's notifications,
         // a list_changed), each message waits for the client message it followed in the recording.
         const beforeResponse = end !== undefined && j <= end;
         const prev = previousClient[j]!;
-        if (!beforeResponse && prev !== o && prev >= 0 && !this.consumed.has(prev)) break;
-        if (this.awaitingBefore(o, j)) break;
+        held =
+          (!beforeResponse && prev !== o && prev >= 0 && !this.consumed.has(prev)) ||
+          this.awaitingBefore(o, j);
+        if (held) break;
         this.emitted.add(j);
         this.send(this.mapped(events[j]!.message as unknown as Message, o), this.live.get(o)?.id);
         const m = events[j]!.message as unknown as Message;
         if (typeof m.method === "string" && m.id !== undefined) this.awaiting.add(JSON.stringify(m.id));
       }
+      if (end === undefined && !held) this.answerCutOff(o);
     }
+  }
+
+  /**
+   * A request the recording holds no answer to (it ended first) is answered with an error at once, so
+   * the client never waits on it; a `subscriptions/listen` stays open, as it did.
+   */
+  private answerCutOff(o: number): void {
+    const request = this.cassette.events[o]!.message as unknown as Message;
+    const live = this.live.get(o);
+    if (live === undefined || request.method === "subscriptions/listen" || this.cutOff.has(o)) return;
+    this.cutOff.add(o);
+    const message = `replay: the recording ends before the answer to events[${o}] ${String(request.method)}`;
+    this.send({ jsonrpc: "2.0", id: live.id, error: { code: ErrorCode.InternalError, message } }, live.id);
   }
 
   private awaitingBefore(o: number, j: number): boolean {
