@@ -1,8 +1,7 @@
-import { type AuthProvider, withAuth } from "@mcpkit/auth";
+import type { AuthProvider } from "@mcpkit/auth";
 import { type Client, type ClientOptions, type ConnectOptions, createClient } from "@mcpkit/client";
 import { createInMemoryPair, type Transport } from "@mcpkit/jsonrpc";
-import { createSseClientTransport, createStreamableHttpClientTransport } from "@mcpkit/transport-http";
-import { createNodeFetch, type FetchLike, nodeBodyReader } from "@mcpkit/transport-http/node";
+import type { FetchLike } from "@mcpkit/transport-http/node";
 import { type SpawnStdioTransportOptions, spawnStdioTransport } from "@mcpkit/transport-stdio";
 import { withBearerToken } from "./bearer-fetch.js";
 
@@ -128,7 +127,9 @@ export async function connect(
   const url = typeof target === "string" || target instanceof URL ? new URL(String(target)) : undefined;
   // On Node, node:http keep-alive agents instead of the global fetch: far less work per request. Its
   // sockets close with the client (after the app's own onClose).
-  const nodeFetch = url && !fetch ? createNodeFetch() : undefined;
+  // The HTTP transports (and node:http) are loaded only for a URL target: `import("mcpkit")` stays light.
+  const httpNode = url ? await import("@mcpkit/transport-http/node") : undefined;
+  const nodeFetch = httpNode && !fetch ? httpNode.createNodeFetch() : undefined;
   const appOnClose = clientOptions.onClose;
   const onClose = nodeFetch
     ? async () => {
@@ -154,15 +155,19 @@ export async function connect(
     await client.connect(target, { ...withSignal, ...(serverKey === undefined ? {} : { serverKey }) });
   } else if (url) {
     // Auth is one seam: wrappers around the fetch. The bearer token goes outermost, so OAuth's header wins.
+    const { createSseClientTransport, createStreamableHttpClientTransport } = await import(
+      "@mcpkit/transport-http"
+    );
     let authFetch: FetchLike = fetch ?? nodeFetch!;
-    if (oauth) authFetch = withAuth(oauth, { fetch: authFetch });
+    // @mcpkit/auth is loaded only when OAuth is asked for.
+    if (oauth) authFetch = (await import("@mcpkit/auth")).withAuth(oauth, { fetch: authFetch });
     if (bearerToken !== undefined) authFetch = withBearerToken(bearerToken, authFetch);
     const base = {
       url,
       headers: { ...headers },
       fetch: authFetch,
       // Reads createNodeFetch's SSE replies from the socket (it declines the responses of any other fetch).
-      bodyReader: nodeBodyReader,
+      bodyReader: httpNode!.nodeBodyReader,
     };
     try {
       await client.connect(

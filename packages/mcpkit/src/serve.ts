@@ -3,7 +3,6 @@ import type { Transport } from "@mcpkit/jsonrpc";
 import type { ServerStores } from "@mcpkit/server";
 import type { EventStore, ServerLike, SessionStore } from "@mcpkit/transport-http";
 import type { HttpServerHandle, ListenOptions } from "@mcpkit/transport-http/node";
-import { listen } from "@mcpkit/transport-http/node";
 import { type ServeStdioOptions, serveStdio } from "@mcpkit/transport-stdio";
 
 /**
@@ -133,6 +132,8 @@ export async function serve(
   const stores: Partial<ListenOptions> = {};
   if (store?.eventStore !== undefined) stores.eventStore = store.eventStore;
   if (store?.sessionStore !== undefined) stores.sessionStore = store.sessionStore;
+  // node:http and the HTTP handler are loaded only to serve over HTTP: `import("mcpkit")` stays light.
+  const { listen } = await import("@mcpkit/transport-http/node");
   const listening = await listen({
     ...stores,
     host: options.host ?? "127.0.0.1",
