@@ -37,7 +37,8 @@ export async function runBench(options = {}) {
   const p = profile(smoke);
   const rounds = options.rounds ?? p.rounds;
   const notes = [];
-  let impls = options.impls ?? IMPLS;
+  // tmcp is a server only: it has rows only where the raw client drives it (RAW_DRIVEN).
+  let impls = options.impls ?? [...IMPLS, "tmcp"];
   const missing = impls.includes("mcpkit") ? mcpkitMissing() : undefined;
   if (missing) {
     impls = impls.filter((i) => i !== "mcpkit");
@@ -109,7 +110,10 @@ export async function runBench(options = {}) {
   const wantSizes = options.sizes !== false && (!options.only || options.only.includes(8));
   if (wantSizes) {
     log("sizing the installed runtime closures (cached per version)…");
-    sizes = await measureSizes(impls, log);
+    sizes = await measureSizes(
+      impls.filter((i) => IMPLS.includes(i)),
+      log,
+    );
   }
   const failures = [];
   for (const t of tables) {
@@ -149,7 +153,7 @@ async function measure(c, pin, smoke, flags) {
     ...pin.client,
     process.execPath,
     ...flags,
-    programPath(c.impl, "client"),
+    programPath(c.client ?? c.impl, "client"),
     JSON.stringify({ ...spec, deadlineMs }),
   ];
   const client = (spec) => runProgram(argv(spec), { timeoutMs: deadlineMs + 5_000 });

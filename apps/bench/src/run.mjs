@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-// `pnpm bench [--smoke] [--only 1,3] [--impl raw,sdk-v1] [--rounds N] [--out DIR] [--no-sizes] [--profile [--duration MS]]`
+// `pnpm bench [--smoke] [--only 1,3] [--impl raw,sdk-v1] [--rounds N] [--out DIR] [--no-sizes] [--no-build] [--profile [--duration MS]]`
 // Builds mcpkit's packages when their dist is missing or stale, runs the benchmark, prints the tables and
 // writes bench-results/<timestamp>.md, latest.md and latest.json. Exits 1 when an implementation that is
 // expected to work failed (the official SDKs failing at 15 MiB is expected and reported as "fails").
@@ -19,6 +19,7 @@ const { values } = parseArgs({
     rounds: { type: "string" },
     out: { type: "string" },
     "no-sizes": { type: "boolean", default: false },
+    "no-build": { type: "boolean", default: false },
     profile: { type: "boolean", default: false },
     duration: { type: "string" },
     warmup: { type: "string" },
@@ -36,7 +37,9 @@ const outDir = path.resolve(values.out ?? path.join(appDir, "bench-results"));
 const profileDir = path.join(outDir, "profiles", new Date().toISOString().replace(/[:.]/g, "-"));
 if (values.profile) options.profileDir = profileDir;
 
-if ((!options.impls || options.impls.includes("mcpkit")) && !mcpkitMissing()) ensureBuilt();
+// --no-build measures the dist as it is (a tree where a package under edit does not build).
+if (!values["no-build"] && (!options.impls || options.impls.includes("mcpkit")) && !mcpkitMissing())
+  ensureBuilt();
 const { report, failures, meta, tables, sizes } = await runBench(options);
 mkdirSync(outDir, { recursive: true });
 const stamp = meta.date.replace(/[:.]/g, "-");

@@ -42,6 +42,13 @@ export function profile(smoke) {
       };
 }
 
+/**
+ * Servers measured alone on their 2026-07-28 path, each driven by the raw client in its modern form (no
+ * implementation's own client in the way): mcpkit, the official SDK v2's stateless handler, and tmcp (a
+ * server only; it has rows nowhere else). Included when `--impl` names them (tmcp by default too).
+ */
+export const RAW_DRIVEN = ["mcpkit", "sdk-v2", "tmcp"];
+
 /** The HTTP variants of each implementation: which eras it serves (raw has no era). */
 const HTTP_ERAS = {
   raw: [null],
@@ -58,8 +65,11 @@ function label(impl, era) {
  * The tables to run: [{ id, scenario, title, metric, cases: [...] }]. `impls` limits the implementations,
  * `only` the scenario numbers.
  */
-export function buildTables({ smoke, impls = IMPLS, only }) {
+export function buildTables({ smoke, impls = [...IMPLS, "tmcp"], only }) {
   const p = profile(smoke);
+  const serverOnly = impls.filter((i) => !IMPLS.includes(i) && RAW_DRIVEN.includes(i));
+  const drivenBy = RAW_DRIVEN.filter((i) => impls.includes(i));
+  impls = impls.filter((i) => !serverOnly.includes(i));
   const echo = (extra = {}) => ({
     kind: "echo",
     warmupMs: p.warmupMs,
@@ -83,8 +93,8 @@ export function buildTables({ smoke, impls = IMPLS, only }) {
     workload,
     ...extra,
   });
-  const httpCases = (reply, workload, tools = 3) =>
-    impls.flatMap((impl) =>
+  const httpCases = (reply, workload, tools = 3) => [
+    ...impls.flatMap((impl) =>
       (HTTP_ERAS[impl] ?? [null]).map((era) => ({
         impl,
         label: label(impl, era),
@@ -94,7 +104,19 @@ export function buildTables({ smoke, impls = IMPLS, only }) {
         tools,
         workload,
       })),
-    );
+    ),
+    // The same workload with the raw client in front of each server's modern path (`client`: the program).
+    ...drivenBy.map((impl) => ({
+      impl,
+      client: "raw",
+      label: `raw client → ${impl} (modern)`,
+      transport: "http",
+      era: "modern",
+      reply,
+      tools,
+      workload,
+    })),
+  ];
 
   add({
     id: "s1",

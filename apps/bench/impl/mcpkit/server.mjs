@@ -63,7 +63,8 @@ if (spec.transport === "stdio") {
   const handle = await listen({
     ...(store ? { eventStore: store.eventStore, sessionStore: store.sessionStore } : {}),
     port: 0,
-    connect: (transport) => server.connect(transport),
+    // 2026-07-28 requests are calls of server.handle; legacy sessions go to server.connect.
+    server,
     preferJson: spec.reply === "json",
   });
   announcePort(handle.port);

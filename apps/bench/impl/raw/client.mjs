@@ -1,9 +1,18 @@
 // The raw limit, client side: stdio spawns the server and speaks newline JSON over the pipes; HTTP posts
 // JSON with a keep-alive http.Agent (one socket per client) and reads a JSON or a one-event SSE body.
+// `spec.era === "modern"`: each POST is a 2026-07-28 request (no initialize, no session): the
+// MCP-Protocol-Version, Mcp-Method and Mcp-Name headers, and the version and client capabilities in
+// `params._meta`, so it measures a server's modern path alone, without that server's own client.
 import { spawn } from "node:child_process";
 import http from "node:http";
 import { firstText, runDriver } from "../common/driver.mjs";
 
+const MODERN = "2026-07-28";
+const MODERN_META = {
+  "io.modelcontextprotocol/protocolVersion": MODERN,
+  "io.modelcontextprotocol/clientCapabilities": {},
+  "io.modelcontextprotocol/clientInfo": { name: "raw", version: "0" },
+};
 const INIT = { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "raw", version: "0" } };
 
 function session(request, close) {
@@ -63,10 +72,22 @@ async function connectStdio(spec) {
 async function connectHttp(spec) {
   const url = new URL(spec.url);
   const agent = new http.Agent({ keepAlive: true, maxSockets: 1 });
+  const modern = spec.era === "modern";
   let nextId = 1;
   const post = (message) =>
     new Promise((resolve, reject) => {
       const body = JSON.stringify(message);
+      const headers = {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "content-length": Buffer.byteLength(body),
+      };
+      if (modern) {
+        headers["mcp-protocol-version"] = MODERN;
+        headers["mcp-method"] = message.method;
+        // tools/call names its tool (the only named method this client sends).
+        if (message.method === "tools/call") headers["mcp-name"] = message.params.name;
+      }
       const req = http.request(
         {
           agent,
@@ -74,11 +95,7 @@ async function connectHttp(spec) {
           port: url.port,
           path: url.pathname,
           method: "POST",
-          headers: {
-            "content-type": "application/json",
-            accept: "application/json, text/event-stream",
-            "content-length": Buffer.byteLength(body),
-          },
+          headers,
         },
         (res) => {
           const chunks = [];
@@ -100,6 +117,14 @@ async function connectHttp(spec) {
       req.on("error", reject);
       req.end(body);
     });
+  if (modern) {
+    // The params objects are made per call (see session): adding `_meta` to them copies nothing.
+    const request = (method, params) => {
+      params._meta = MODERN_META;
+      return post({ jsonrpc: "2.0", id: nextId++, method, params });
+    };
+    return { ...session(request, async () => agent.destroy()), era: "modern" };
+  }
   const request = (method, params) => post({ jsonrpc: "2.0", id: nextId++, method, params });
   await request("initialize", INIT);
   await post({ jsonrpc: "2.0", method: "notifications/initialized" });
