@@ -107,11 +107,6 @@ export function createGateway(options: GatewayOptions): Gateway {
     name: clientInfo.name,
     version: clientInfo.version,
     requestStateKey: options.requestStateKey ?? randomBytes(32),
-    capabilities: {
-      tools: { listChanged: true },
-      prompts: { listChanged: true },
-      resources: { subscribe: true, listChanged: true },
-    },
     logger: {
       error: (message, error) =>
         onError(new Error(error ? `${message}: ${(error as Error).message}` : message)),
