@@ -3,7 +3,7 @@
 // the recording proxy, then gets the same results from `mcpkit replay`; verify and diff run on a small
 // server in two versions; the proxy is shown to pass bytes through unchanged both ways.
 import { spawn } from "node:child_process";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { serverEverythingEntry, startServerEverythingHttp } from "@mcpkit/peers";
@@ -12,7 +12,7 @@ import { findSecrets, parseCassette } from "@mcpkit/testing";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect } from "../src/index.js";
 import { bundledCli, runCli } from "./cli-runner.js";
 import { freePort } from "./free-port.js";
@@ -25,6 +25,13 @@ beforeAll(async () => {
   cli = await bundledCli();
   weather = await bundleFixture(fixture("weather-server.ts"));
 }, 60_000);
+// Every cassette these tests wrote is scanned for secrets the redaction rules would catch.
+afterAll(() => {
+  const written = readdirSync(dir).filter((f) => f.endsWith(".json") && f !== "bad.json");
+  expect(written.length).toBeGreaterThan(0);
+  for (const file of written)
+    expect([file, findSecrets(JSON.parse(readFileSync(path.join(dir, file), "utf8")))]).toEqual([file, []]);
+});
 
 /** A session of the official SDK v1 client over a stdio command (or a URL); its results, for comparison. */
 async function sdkSession(command: string[] | URL) {
@@ -128,6 +135,13 @@ describe("mcpkit record of a URL, and replay --http", () => {
         "Authorization: Bearer sk-header-secret",
         url,
       ]);
+      const verified = await runCli(["verify", out, server.url]);
+      expect([verified.code, verified.stdout]).toEqual([
+        0,
+        expect.stringMatching(/^ok: \d+ recorded answers match/),
+      ]);
+      const diffed = await runCli(["diff", out, server.url]);
+      expect([diffed.code, diffed.stdout]).toEqual([0, "no changes\n"]);
     } finally {
       await server.close();
     }

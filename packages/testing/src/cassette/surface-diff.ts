@@ -73,15 +73,19 @@ function itemDetails(kind: SurfaceKind, a: SurfaceItem, b: SurfaceItem): Array<[
 /**
  * What changed from surface `a` to surface `b` (two servers, or two versions of one): tools, prompts,
  * resources, templates and top-level capabilities added, removed or changed, tool schemas compared
- * structurally ({@link diffSchemas}). Breaking: anything removed; a tool whose input now refuses what it
+ * structurally ({@link diffSchemas}); a list only one side fetched is not compared. Breaking: anything removed; a tool whose input now refuses what it
  * took or whose output no longer gives what it gave (a removed or newly required property, a narrowed
  * type); a prompt argument removed or newly required; a resource's MIME type changed.
  */
 export function diffSurfaces(a: ServerSurface, b: ServerSurface): SurfaceDiff {
   const changes: SurfaceChange[] = [];
   for (const [field, kind] of KINDS) {
-    const before = new Map(a[field].map((item) => [itemKey(field, item), item]));
-    const after = new Map(b[field].map((item) => [itemKey(field, item), item]));
+    const listA = a[field];
+    const listB = b[field];
+    // A list one side never fetched says nothing about what changed.
+    if (listA === undefined || listB === undefined) continue;
+    const before = new Map(listA.map((item) => [itemKey(field, item), item]));
+    const after = new Map(listB.map((item) => [itemKey(field, item), item]));
     for (const [name, item] of before) {
       const other = after.get(name);
       if (other === undefined) {

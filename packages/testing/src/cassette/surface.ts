@@ -3,13 +3,16 @@ import type { Cassette } from "./cassette.js";
 /** One listed item (a tool, prompt, resource or template) as the server described it. */
 export type SurfaceItem = Record<string, unknown>;
 
-/** What a server offers, as a cassette shows it: the answers of its discovery and list requests. */
+/**
+ * What a server offers, as a cassette shows it: the answers of its discovery and list requests. A list
+ * the session never asked for is absent (unknown), not empty.
+ */
 export interface ServerSurface {
   capabilities: Record<string, unknown>;
-  tools: SurfaceItem[];
-  prompts: SurfaceItem[];
-  resources: SurfaceItem[];
-  resourceTemplates: SurfaceItem[];
+  tools?: SurfaceItem[];
+  prompts?: SurfaceItem[];
+  resources?: SurfaceItem[];
+  resourceTemplates?: SurfaceItem[];
 }
 
 const LISTS: Record<string, [keyof Omit<ServerSurface, "capabilities">, string]> = {
@@ -23,16 +26,10 @@ const LISTS: Record<string, [keyof Omit<ServerSurface, "capabilities">, string]>
  * The surface of the server in `cassette`: capabilities from its `initialize` or `server/discover`
  * result, and every item of its `tools/list`, `prompts/list`, `resources/list` and
  * `resources/templates/list` results (all pages; a name listed twice keeps its last description).
- * A list the session never asked for is empty.
+ * A list the session never asked for is left out.
  */
 export function surfaceFromCassette(cassette: Cassette): ServerSurface {
-  const surface: ServerSurface = {
-    capabilities: {},
-    tools: [],
-    prompts: [],
-    resources: [],
-    resourceTemplates: [],
-  };
+  const surface: ServerSurface = { capabilities: {} };
   const methods = new Map<string, string>();
   for (const { from, message } of cassette.events) {
     const m = message as { id?: unknown; method?: unknown; result?: Record<string, unknown> };
@@ -52,7 +49,8 @@ export function surfaceFromCassette(cassette: Cassette): ServerSurface {
     if (!list) continue;
     const items = m.result[list[1]];
     if (!Array.isArray(items)) continue;
-    const target = surface[list[0]];
+    const target = surface[list[0]] ?? [];
+    surface[list[0]] = target;
     for (const item of items as SurfaceItem[]) {
       const key = itemKey(list[0], item);
       const at = target.findIndex((other) => itemKey(list[0], other) === key);
