@@ -30,7 +30,8 @@ export function registerCounterApp(server: Server, options: CounterAppOptions): 
     title: "Counter",
     description: "An interactive view of the everything server's counter",
     html: options.html ?? HAND_VIEW_HTML,
-    ui: { prefersBorder: true },
+    // Its "Copy" button writes to the clipboard; no other origin is needed (the CSP stays the default).
+    ui: { prefersBorder: true, permissions: { clipboardWrite: {} } },
   });
   registerAppTool(
     server,

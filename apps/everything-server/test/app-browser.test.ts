@@ -4,6 +4,7 @@
 import { existsSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { viewCsp } from "@mcpkit/apps/host";
 import type { Browser, BrowserContext, Frame, Page } from "playwright-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import {
@@ -123,6 +124,24 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
         "open-link",
         "https://modelcontextprotocol.io/extensions/apps",
       ]);
+    });
+
+    it("loads the view under the CSP and permissions from its _meta.ui", async () => {
+      const proxyAllow = await host.evaluate(() =>
+        document.querySelector("#app iframe")?.getAttribute("allow"),
+      );
+      expect(proxyAllow).toBe("clipboard-write");
+      const proxy = view.parentFrame();
+      expect(await proxy?.evaluate(() => document.querySelector("iframe")?.getAttribute("allow"))).toBe(
+        "clipboard-write",
+      );
+      expect(await proxy?.evaluate(() => document.querySelector("iframe")?.getAttribute("sandbox"))).toBe(
+        "allow-scripts allow-forms",
+      );
+      const policy = await view.evaluate(() =>
+        document.querySelector('meta[http-equiv="Content-Security-Policy"]')?.getAttribute("content"),
+      );
+      expect(policy).toBe(viewCsp({}));
     });
 
     it("blocks a fetch to an origin outside the view's CSP", async () => {

@@ -18,6 +18,7 @@ export function createFixtureServer(options: { blob?: boolean } = {}): Server {
     ui: {
       csp: { connectDomains: ["https://api.example.com"] },
       permissions: { clipboardWrite: {} },
+      domain: "a904794854a047f6.sandbox.example",
       prefersBorder: true,
     },
   });

@@ -14,6 +14,7 @@ describe("registerAppResource", () => {
     expect(listed?._meta?.ui).toEqual({
       csp: { connectDomains: ["https://api.example.com"] },
       permissions: { clipboardWrite: {} },
+      domain: "a904794854a047f6.sandbox.example",
       prefersBorder: true,
     });
     const read = await client.readResource(VIEW_URI);

@@ -21,6 +21,7 @@ document.body.innerHTML = `
     <button id="bump">Bump</button>
     <button id="grow">Grow</button>
     <button id="link">Open the spec</button>
+    <button id="copy">Copy</button>
   </div>
   <p class="muted" id="status">Waiting for the host…</p>
   <p class="muted" id="input"></p>
@@ -62,6 +63,13 @@ $("grow").addEventListener("click", () => {
   const line = document.createElement("p");
   line.textContent = `Line ${$("log").childElementCount + 1}: the view grew, the host's frame follows.`;
   $("log").append(line);
+});
+$("copy").addEventListener("click", () => {
+  // Granted only when the host honours the view's clipboardWrite permission (the iframes' allow attribute).
+  navigator.clipboard?.writeText($("counter").textContent ?? "").then(
+    () => ($("answer").textContent = "Copied"),
+    (error: Error) => ($("answer").textContent = `Copy refused: ${error.name}`),
+  );
 });
 $("link").addEventListener("click", () => {
   void app.openLink({ url: "https://modelcontextprotocol.io/extensions/apps" });
