@@ -10,6 +10,7 @@ import { isCassetteCommand } from "./cassette-args.js";
 import { runCassetteCommand } from "./cassette-commands.js";
 import { runCommand } from "./commands.js";
 import { errorText } from "./error-text.js";
+import { runGatewayCommand } from "./gateway-command.js";
 import { HELP } from "./help.js";
 import type { CliIo } from "./io.js";
 import { watchForJunk } from "./junk-watch.js";
@@ -187,6 +188,7 @@ async function connectTo(
  */
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   if (isCassetteCommand(argv[0])) return runCassetteCommand(argv, io);
+  if (argv[0] === "gateway") return runGatewayCommand(argv.slice(1), io);
   let args: CliArgs;
   try {
     args = parseArgs(argv);
