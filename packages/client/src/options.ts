@@ -108,7 +108,8 @@ export interface ClientOptions extends ClientObservability {
   onClose?: () => void | Promise<void>;
   /**
    * The JSON Schema validator that checks a tool's `structuredContent` against its `outputSchema`.
-   * Default: `createJsonSchemaValidator()` from `@mcpkit/protocol`, the one the server uses too: a built-in
+   * Default: `createJsonSchemaValidator()` from `@mcpkit/json-schema` (imported on the first check), the one
+   * the server uses too: a built-in
    * validator for the common keywords, with ajv loaded only when a schema needs more; it never fetches a
    * `$ref`. Supply your own to use another engine, e.g. one that needs no `eval` on edge runtimes where code
    * generation is forbidden. A schema it refuses makes `callTool` throw an `OutputValidationError` saying

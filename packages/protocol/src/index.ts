@@ -1,14 +1,13 @@
 // The public surface of @mcpkit/protocol. Explicit named exports only: a test snapshots this list.
 
-// The JSON Schema engine is @mcpkit/json-schema; re-exported here for the code that imports it from protocol.
-export {
-  type CompiledJsonSchema,
-  createJsonSchemaValidator,
-  formatJsonSchemaErrors,
-  type JsonSchemaError,
-  type JsonSchemaValidator,
-  type JsonSchemaValidatorOptions,
-  type JsonSchemaVerdict,
+// The JSON Schema engine is @mcpkit/json-schema (import createJsonSchemaValidator and
+// formatJsonSchemaErrors from there); its types are re-exported here, which costs no import at run time.
+export type {
+  CompiledJsonSchema,
+  JsonSchemaError,
+  JsonSchemaValidator,
+  JsonSchemaValidatorOptions,
+  JsonSchemaVerdict,
 } from "@mcpkit/json-schema";
 export { audio, embeddedResource, fromBase64, image, resourceLink, text, toBase64 } from "./content.js";
 export type {

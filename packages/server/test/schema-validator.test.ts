@@ -1,4 +1,4 @@
-import { createJsonSchemaValidator, type JsonSchema, type JsonSchemaValidator } from "@mcpkit/protocol";
+import { createJsonSchemaValidator, type JsonSchema, type JsonSchemaValidator } from "@mcpkit/json-schema";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { createServer } from "../src/index.js";

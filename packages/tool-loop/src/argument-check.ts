@@ -3,7 +3,7 @@ import {
   createJsonSchemaValidator,
   formatJsonSchemaErrors,
   type JsonSchemaValidator,
-} from "@mcpkit/protocol";
+} from "@mcpkit/json-schema";
 import type { ToolDescriptor } from "./tool-source.js";
 
 /**
@@ -23,7 +23,7 @@ export interface ArgumentCheck {
   ): Promise<string | undefined>;
 }
 
-/** An {@link ArgumentCheck} on `validator` (the seam of `@mcpkit/protocol`, `createJsonSchemaValidator()` by default). */
+/** An {@link ArgumentCheck} on `validator` (the seam of `@mcpkit/json-schema`, `createJsonSchemaValidator()` by default). */
 export function createArgumentCheck(
   validator: JsonSchemaValidator = createJsonSchemaValidator(),
 ): ArgumentCheck {

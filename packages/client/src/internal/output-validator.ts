@@ -1,10 +1,9 @@
-import {
-  type CompiledJsonSchema,
-  createJsonSchemaValidator,
-  type JsonSchema,
-  type JsonSchemaValidator,
-  type JsonSchemaVerdict,
-} from "@mcpkit/protocol";
+import type {
+  CompiledJsonSchema,
+  JsonSchema,
+  JsonSchemaValidator,
+  JsonSchemaVerdict,
+} from "@mcpkit/json-schema";
 import { OutputValidationError } from "../errors.js";
 
 type Entry = { compiled: CompiledJsonSchema } | { error: string };
@@ -12,17 +11,27 @@ type Entry = { compiled: CompiledJsonSchema } | { error: string };
 /**
  * Output-schema validators of the tools from the last `tools/list`, compiled once per tool on first use
  * (so listing stays cheap). Compiled by the client's {@link JsonSchemaValidator}: the one given, else
- * protocol's default, the same the server uses (the built-in subset, and ajv loaded only by a client that
- * meets a schema outside it). Nothing is ever fetched: a schema with a network `$ref` cannot be compiled,
- * and the check reports that.
+ * `@mcpkit/json-schema`'s default, the same the server uses (the built-in subset, and ajv loaded only by a
+ * client that meets a schema outside it), imported on the first check: a client whose tools declare no
+ * `outputSchema` never loads it. Nothing is ever fetched: a schema with a network `$ref` cannot be
+ * compiled, and the check reports that.
  */
 export class OutputValidators {
-  private readonly validator: JsonSchemaValidator;
+  private validator: JsonSchemaValidator | undefined;
+  private loading: Promise<JsonSchemaValidator> | undefined;
   private schemas = new Map<string, unknown>();
   private compiled = new Map<string, Entry>();
 
   constructor(validator?: JsonSchemaValidator) {
-    this.validator = validator ?? createJsonSchemaValidator();
+    this.validator = validator;
+  }
+
+  /** The validator: the one given, else the default, imported once. */
+  private async engine(): Promise<JsonSchemaValidator> {
+    if (this.validator !== undefined) return this.validator;
+    this.loading ??= import("@mcpkit/json-schema").then((m) => m.createJsonSchemaValidator());
+    this.validator = await this.loading;
+    return this.validator;
   }
 
   /** Replaces the known output schemas (tools without one are absent). */
@@ -45,14 +54,14 @@ export class OutputValidators {
    * of a URI) is judged by 2020-12 rules rather than refused: the server is not ours to fix, and its tool
    * must stay callable. A schema that fails for any other reason cannot be used.
    */
-  private compile(schema: JsonSchema): Entry {
+  private compile(validator: JsonSchemaValidator, schema: JsonSchema): Entry {
     try {
-      return { compiled: this.validator.compile(schema) };
+      return { compiled: validator.compile(schema) };
     } catch (error) {
       if (typeof schema === "object" && schema !== null && "$schema" in schema) {
         const { $schema: _dialect, ...rest } = schema;
         try {
-          return { compiled: this.validator.compile(rest as JsonSchema) };
+          return { compiled: validator.compile(rest as JsonSchema) };
         } catch {}
       }
       return { error: error instanceof Error ? error.message : String(error) };
@@ -75,8 +84,12 @@ export class OutputValidators {
     }
     let entry = this.compiled.get(tool);
     if (!entry) {
-      entry = this.compile(schema as JsonSchema);
-      this.compiled.set(tool, entry);
+      const compiled = this.compiled;
+      const validator = await this.engine();
+      // Another check of the same tool may have compiled it while the engine loaded; a new list (reset)
+      // meanwhile keeps its own map, so this schema's entry stays out of it.
+      entry = compiled.get(tool) ?? this.compile(validator, schema as JsonSchema);
+      compiled.set(tool, entry);
     }
     const cannotBeUsed = (detail: string) =>
       new OutputValidationError(tool, `The outputSchema of tool "${tool}" cannot be used: ${detail}`);

@@ -5,7 +5,7 @@ import {
   type JsonSchema,
   type JsonSchemaValidator,
   type JsonSchemaVerdict,
-} from "@mcpkit/protocol";
+} from "@mcpkit/json-schema";
 import type { ReadonlyJsonSchema } from "../json-schema-types.js";
 import {
   formatIssues,
