@@ -1,7 +1,7 @@
 import type { Readable, Writable } from "node:stream";
 import type { Transport } from "@mcpkit/jsonrpc";
 import type { ServerStores } from "@mcpkit/server";
-import type { EventStore, ServerLike, SessionStore } from "@mcpkit/transport-http";
+import type { EventStore, ServerLike, SessionStore, SharedSessionState } from "@mcpkit/transport-http";
 import type { HttpServerHandle, ListenOptions } from "@mcpkit/transport-http/node";
 import { type ServeStdioOptions, serveStdio } from "@mcpkit/transport-stdio";
 
@@ -12,7 +12,8 @@ import { type ServeStdioOptions, serveStdio } from "@mcpkit/transport-stdio";
  * connection made for the request.
  */
 export interface Connectable {
-  connect(transport: Transport): unknown;
+  /** With a shared `store`, `options.sharedSession` carries a legacy session's state (see `Server.connect`). */
+  connect(transport: Transport, options?: { sharedSession?: SharedSessionState }): unknown;
   handle?: ServerLike["handle"];
   useStores?(stores: ServerStores): void;
 }
@@ -147,8 +148,9 @@ export async function serve(
           otherRoutes: (request: Request) => options.protect!.serveMetadata(request),
         }
       : {}),
-    connect: async (transport) => {
-      await server.connect(transport);
+    connect: async (transport, info) => {
+      const sharedSession = info.sharedSession;
+      await server.connect(transport, sharedSession === undefined ? undefined : { sharedSession });
     },
     ...(typeof server.handle === "function" ? { server: server as ServerLike } : {}),
   }).catch(async (error: unknown) => {

@@ -27,8 +27,8 @@ function authenticate(request: Request): unknown {
 }
 
 /** `echo`, and `ask`: asks the client (on its POST's stream) and returns the answer. */
-const connect: StreamableHttpHandlerOptions["connect"] = async (transport: Transport) => {
-  const shared = (transport as { sharedSession?: { requestIdPrefix: string } }).sharedSession;
+const connect: StreamableHttpHandlerOptions["connect"] = async (transport: Transport, info) => {
+  const shared = info.sharedSession;
   const peer = createPeer(transport, shared ? { requestIdPrefix: shared.requestIdPrefix } : {});
   peer.onRequest("initialize", () => ({
     protocolVersion: LEGACY,

@@ -12,9 +12,9 @@ import { RequestLimit } from "./request-limit.js";
 import type { ServerCore } from "./server-core.js";
 import {
   adoptSharedSession,
+  type ConnectOptions,
   INITIALIZED_CHANGE,
   type SharedSession,
-  type SharedSessionCarrier,
 } from "./shared-session.js";
 import { observeConnection, serverTelemetry } from "./telemetry.js";
 
@@ -77,15 +77,19 @@ class Connection implements ServerConnection {
  * request: one peer, one small state object, one handler; nothing of the registry is rebuilt.
  * @throws whatever the transport's start throws (the connection is forgotten again).
  */
-export async function connect(core: ServerCore, transport: Transport): Promise<ServerConnection> {
+export async function connect(
+  core: ServerCore,
+  transport: Transport,
+  options?: ConnectOptions,
+): Promise<ServerConnection> {
   const conn: Conn = {
     peer: undefined as unknown as Peer,
     session: undefined,
     era: undefined,
     shared: undefined,
   };
-  // A session kept in a shared store (several instances): one property read, undefined everywhere else.
-  const shared = (transport as SharedSessionCarrier).sharedSession;
+  // A session kept in a shared store (several instances), as the caller gave it; undefined everywhere else.
+  const shared = options?.sharedSession;
   const connections = core.connections;
   // Resolved once per server, then synchronous: a modern HTTP request waits for nothing here.
   const known = serverTelemetry(core.options);

@@ -11,7 +11,7 @@ export {
   type NotificationEvent,
 } from "./notification-bus.js";
 export { createServer, type Server, withInputSchema } from "./server.js";
-export type { SharedSession, SharedSessionCarrier } from "./shared-session.js";
+export type { ConnectOptions, SharedSession } from "./shared-session.js";
 export type { SkillDefinition, SkillsOptions } from "./skills.js";
 export {
   type InferOutput,

@@ -6,6 +6,7 @@ import type { ListKind } from "./internal/registry.js";
 import { endListeners } from "./listen.js";
 import { notifyResourceUpdated } from "./resource-updates.js";
 import { ServerCore } from "./server-core.js";
+import type { ConnectOptions } from "./shared-session.js";
 import type { SkillDefinition } from "./skills.js";
 import type {
   ArgsOf,
@@ -74,10 +75,12 @@ export interface Server {
    * Serves one transport: a stdio pipe, an in-memory pair, a legacy HTTP session (and any 2026-07-28
    * requests sent over such a connection). Cheap: it creates a JSON-RPC peer and a small state object;
    * nothing of the registry is rebuilt. A stateless 2026-07-28 request needs no connection: see
-   * {@link Server.handle}.
+   * {@link Server.handle}. `options.sharedSession`: the state of a legacy session shared by several
+   * instances (`@mcpkit/transport-http` gives it as `info.sharedSession`; with `listen({ server })` it is
+   * passed on for you).
    * @throws Error after {@link Server.close}.
    */
-  connect(transport: Transport): Promise<ServerConnection>;
+  connect(transport: Transport, options?: ConnectOptions): Promise<ServerConnection>;
   /**
    * Answers one 2026-07-28 request (or notification) on its own, as a function call: no transport, peer
    * or connection is made for it, only a light context. Its `_meta` says who asks and at which version.
@@ -186,11 +189,11 @@ class ServerImpl implements Server {
     this.core.useStores(stores);
   }
 
-  connect(transport: Transport): Promise<ServerConnection> {
+  connect(transport: Transport, options?: ConnectOptions): Promise<ServerConnection> {
     const core = this.core;
     if (core.isClosed) return Promise.reject(new Error("Server.connect() was called after close()"));
     core.connectedOnce = true;
-    return connect(core, transport);
+    return connect(core, transport, options);
   }
 
   handle(

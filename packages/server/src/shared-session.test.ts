@@ -1,4 +1,4 @@
-import { createInMemoryPair, createPeer, type Transport } from "@mcpkit/jsonrpc";
+import { createInMemoryPair, createPeer } from "@mcpkit/jsonrpc";
 import { describe, expect, it } from "vitest";
 import { makeCore } from "../test/unit-kit.js";
 import { connect } from "./connection.js";
@@ -29,10 +29,6 @@ function fakeShared(fields: Record<string, string> = {}) {
   return shared;
 }
 
-function carrying(transport: Transport, shared: SharedSession): Transport {
-  return Object.assign(transport, { sharedSession: shared });
-}
-
 describe("shared legacy sessions", () => {
   it("encodes and decodes every part of a session", () => {
     const session = {
@@ -52,7 +48,7 @@ describe("shared legacy sessions", () => {
     const core = makeCore();
     const shared = fakeShared();
     const [client, server] = createInMemoryPair();
-    await connect(core, carrying(server, shared));
+    await connect(core, server, { sharedSession: shared });
     const peer = createPeer(client);
     await peer.start();
     await peer.request("initialize", {
@@ -89,7 +85,7 @@ describe("shared legacy sessions", () => {
       return answer.action;
     });
     const [client, server] = createInMemoryPair();
-    const connection = await connect(core, carrying(server, shared));
+    const connection = await connect(core, server, { sharedSession: shared });
     expect(connection.era).toBe("legacy");
     expect(connection.protocolVersion).toBe("2025-06-18");
     const peer = createPeer(client);

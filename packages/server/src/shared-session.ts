@@ -9,10 +9,11 @@ import type { Conn, Session } from "./connection.js";
 
 /**
  * A legacy session whose state lives outside this process, so that several server instances behind a
- * load balancer serve the same session (`@mcpkit/transport-http` with a `SessionStore`). The session's
- * transport carries it (see {@link SharedSessionCarrier}); the server reads the state from it when it
- * connects and whenever it changes, and writes every change back (initialize, `notifications/initialized`,
- * `logging/setLevel`, `resources/subscribe`/`unsubscribe`).
+ * load balancer serve the same session (`@mcpkit/transport-http` with a `SessionStore`, which hands it to
+ * the app as `info.sharedSession`). It is given to `Server.connect(transport, { sharedSession })` with the
+ * session's transport; the server reads the state from it when it connects and whenever it changes, and
+ * writes every change back (initialize, `notifications/initialized`, `logging/setLevel`,
+ * `resources/subscribe`/`unsubscribe`).
  *
  * The state is a flat map of string fields whose names and encoding belong to the server; the carrier
  * stores them as they are and does NOT interpret them.
@@ -34,11 +35,12 @@ export interface SharedSession {
   write(changes: Record<string, string | null>): Promise<void>;
 }
 
-/**
- * Implemented (structurally) by a transport that carries a {@link SharedSession}; a transport without
- * the property, or with it undefined, is an ordinary one-process connection.
- */
-export interface SharedSessionCarrier {
+/** Options of `Server.connect`. */
+export interface ConnectOptions {
+  /**
+   * The shared state of the legacy session `transport` carries (several instances); absent: an ordinary
+   * one-process connection.
+   */
   readonly sharedSession?: SharedSession | undefined;
 }
 
@@ -104,8 +106,8 @@ export function subscriptionChange(uri: string, on: boolean): Record<string, str
 }
 
 /**
- * Takes up the shared session a transport carries, if any: the connection's legacy state is read from it
- * now (a session another instance initialized) and again whenever another instance changes it.
+ * Takes up the shared session given to `connect`: the connection's legacy state is read from it now (a
+ * session another instance initialized) and again whenever another instance changes it.
  */
 export function adoptSharedSession(conn: Conn, shared: SharedSession): void {
   conn.shared = shared;

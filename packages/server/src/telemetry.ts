@@ -72,11 +72,11 @@ export function observeConnection(
   const trace = options.trace ?? (wireTraceFromEnv() ? true : undefined);
   const onMessage = options.onMessage;
   // A legacy HTTP session's transport has neither trait (one long-lived channel, like a pipe); it is the
-  // one that carries the server's shared-session seam (`sharedSession`, undefined in one process).
+  // one with a session id of its own (transport-specific state, as the design has it).
   const http =
     transport.traits.perRequestStream ||
     transport.traits.perRequestHeaders === true ||
-    "sharedSession" in transport;
+    "sessionId" in transport;
   if (trace || onMessage !== undefined) {
     const label = http ? "server http" : "server stdio";
     const write =

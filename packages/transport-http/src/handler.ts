@@ -7,8 +7,8 @@ import { preflightReply, withCors } from "./internal/cors.js";
 import { ALLOW, type HandlerState, reportError } from "./internal/handler-state.js";
 import { errorReply, originAllowed, Reply } from "./internal/http-util.js";
 import type { InboundRequest } from "./internal/inbound.js";
-import type { Session } from "./internal/legacy-session.js";
 import { handleDelete, handleGet, handleLegacyPost } from "./internal/legacy-routes.js";
+import type { Session } from "./internal/legacy-session.js";
 import type { ModernExchange } from "./internal/modern.js";
 import { handleModernPost } from "./internal/modern-route.js";
 import { checkOrigin, checkPostHeaders, chooseEra, parsePostBody } from "./internal/request-checks.js";
@@ -22,7 +22,7 @@ import {
   type HttpLimitEvent,
   logLimit,
 } from "./limits.js";
-import type { ServerLike } from "./server-like.js";
+import type { ServerLike, SharedSessionState } from "./server-like.js";
 import type { SessionStore } from "./session-store.js";
 
 /** 16 MiB: the default cap on a POST body. */
@@ -39,9 +39,15 @@ export interface HttpConnectionInfo {
   sessionId?: string;
   /**
    * Legacy, with a `sessionStore`: true when this instance takes up a session another instance opened
-   * (its transport's `sharedSession` holds the state to restore; the session is initialized already).
+   * (`sharedSession` holds the state to restore; the session is initialized already).
    */
   adopted?: boolean;
+  /**
+   * Legacy, with a `sessionStore`: the session's state shared with the other instances, for the server
+   * to restore and write back — pass it on: `server.connect(transport, { sharedSession })` (the default
+   * `connect` with `server` does). Undefined in one process.
+   */
+  sharedSession?: SharedSessionState;
   /** The HTTP request that opened the session or carries the request. */
   request: Request;
 }
@@ -201,8 +207,9 @@ export function createStreamableHttpHandler(given: StreamableHttpHandlerOptions)
     typeof given.connect === "function"
       ? (given as HandlerState["options"])
       : Object.assign({}, given, {
-          connect: async (transport: Transport) => {
-            await server!.connect(transport);
+          connect: async (transport: Transport, info: HttpConnectionInfo) => {
+            const sharedSession = info.sharedSession;
+            await server!.connect(transport, sharedSession === undefined ? undefined : { sharedSession });
           },
         });
   const eras = options.eras ?? "both";

@@ -28,7 +28,7 @@ export {
   type HttpLimitEvent,
   type HttpLimitName,
 } from "./limits.js";
-export type { ModernRequestContext, ServerLike } from "./server-like.js";
+export type { ModernRequestContext, ServerLike, SharedSessionState } from "./server-like.js";
 export type { SessionRecord, SessionSignal, SessionStore } from "./session-store.js";
 export {
   createSseClientTransport,

@@ -17,7 +17,7 @@ const URL_ = "http://localhost/mcp";
 function app(connections: HttpConnectionInfo[]) {
   return (transport: Transport, info: HttpConnectionInfo) => {
     connections.push(info);
-    const shared = (transport as { sharedSession?: { requestIdPrefix: string } }).sharedSession;
+    const shared = info.sharedSession;
     const options = shared ? { requestIdPrefix: shared.requestIdPrefix } : {};
     const peer: Peer = createPeer(transport, options);
     peer.onRequest("initialize", () => ({

@@ -67,7 +67,7 @@ export async function initialize(
     );
   }
   try {
-    await state.options.connect(session.transport, connectionInfo(req, "legacy", session.id));
+    await state.options.connect(session.transport, connectionInfo(req, "legacy", session.id, shared));
   } catch (error) {
     reportError(state, error);
     session.terminate();

@@ -12,8 +12,8 @@ import {
 } from "./handler-state.js";
 import { accepts, emptyReply, errorReply, Reply } from "./http-util.js";
 import type { InboundRequest } from "./inbound.js";
-import type { Session } from "./legacy-session.js";
 import { initialize } from "./legacy-initialize.js";
+import type { Session } from "./legacy-session.js";
 import { messageInfo } from "./message-info.js";
 import type { ValidMessage } from "./request-checks.js";
 import { sessionOwnerOf } from "./session-owner.js";

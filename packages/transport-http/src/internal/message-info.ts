@@ -1,4 +1,5 @@
 import type { HttpConnectionInfo, HttpMessageInfo } from "../handler.js";
+import type { SharedSessionState } from "../server-like.js";
 import type { InboundRequest } from "./inbound.js";
 import { WebInbound } from "./web-inbound.js";
 
@@ -35,6 +36,7 @@ class LazyMessageInfo implements HttpMessageInfo {
 class LazyConnectionInfo implements HttpConnectionInfo {
   declare sessionId?: string;
   declare adopted?: boolean;
+  declare sharedSession?: SharedSessionState;
   readonly #req: InboundRequest;
 
   constructor(
@@ -66,15 +68,20 @@ export function messageInfo(
   return info;
 }
 
-/** What `connect` is told about a new session or modern request (lazy, as {@link messageInfo}). */
+/**
+ * What `connect` is told about a new session or modern request (lazy, as {@link messageInfo}), with the
+ * session's shared state when it has one.
+ */
 export function connectionInfo(
   req: InboundRequest,
   era: "legacy" | "modern",
   sessionId: string | undefined,
+  sharedSession?: SharedSessionState,
 ): HttpConnectionInfo {
   const info: HttpConnectionInfo =
     req instanceof WebInbound ? { era, request: req.request } : new LazyConnectionInfo(req, era);
   if (sessionId !== undefined) info.sessionId = sessionId;
+  if (sharedSession !== undefined) info.sharedSession = sharedSession;
   return info;
 }
 

@@ -1,7 +1,6 @@
 import type { JsonRpcMessage, SendOptions, TransportTraits } from "@mcpkit/jsonrpc";
 import { InboundTransport } from "./inbound-transport.js";
 import type { Session } from "./legacy-session.js";
-import type { SharedSessionHandle } from "./shared-session-handle.js";
 
 /** The session's transport: lives until DELETE, idle expiry, the handler's close, or the app's close. */
 export class SessionTransport extends InboundTransport {
@@ -16,9 +15,9 @@ export class SessionTransport extends InboundTransport {
     this.session.route(message, options?.relatedRequestId);
   }
 
-  /** The session's state in the shared store (the server's `SharedSession` seam); undefined in one process. */
-  get sharedSession(): SharedSessionHandle | undefined {
-    return this.session.shared;
+  /** The session's id (`Mcp-Session-Id`): state of this transport, read by whoever holds it. */
+  get sessionId(): string {
+    return this.session.id;
   }
 
   protected onClosed(): void {

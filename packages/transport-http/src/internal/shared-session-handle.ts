@@ -1,11 +1,12 @@
+import type { SharedSessionState } from "../server-like.js";
 import type { SessionRecord, SessionStore } from "../session-store.js";
 
 /**
- * The session's state as the app (the server) reads and writes it through the session's transport
- * (`transport.sharedSession`, the server's `SharedSession` seam, matched structurally). Fields are
+ * The session's state as the app (the server) reads and writes it, handed to `connect` as
+ * `info.sharedSession` (a {@link SharedSessionState}: the server's `SharedSession` seam, matched structurally). Fields are
  * refreshed from the record every request reads anyway; own writes are applied locally at once.
  */
-export class SharedSessionHandle {
+export class SharedSessionHandle implements SharedSessionState {
   fields: Record<string, string> = {};
   private revision = -1;
   private listeners: Array<() => void> = [];

@@ -67,7 +67,7 @@ export async function replica(
     shared,
   );
   sessions.set(sessionId, session);
-  const info = connectionInfo(req, "legacy", sessionId);
+  const info = connectionInfo(req, "legacy", sessionId, shared);
   info.adopted = true;
   try {
     await state.options.connect(session.transport, info);
