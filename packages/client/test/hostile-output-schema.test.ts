@@ -34,7 +34,7 @@ async function hostile(outputSchema: Record<string, unknown>, structuredContent:
 }
 
 describe("[issue-25.4] a server-supplied outputSchema pattern", () => {
-  // The run of ^(a+)+$ on a long value is proven in a child process (protocol's lazy-ajv.test.ts, where a
+  // The run of ^(a+)+$ on a long value is proven in a child process (json-schema's lazy-ajv.test.ts, where a
   // 20 s bound kills a backtracking engine); here, the client's verdict on it through a whole call.
   it("[issue-25.4] ^(a+)+$ against a 10 000-character value gets its mismatch through a whole call", async () => {
     const c = await hostile(
