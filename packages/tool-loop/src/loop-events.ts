@@ -29,9 +29,8 @@ export type LoopEvent =
   | { readonly type: "tools-changed"; readonly step: number; readonly tools: readonly string[] }
   /**
    * A call starts (or is answered at once, when denied): `call` carries the arguments it runs with
-   * (edited ones when the hook edited them), `requested` the model's own call. `info.descriptor` is the
-   * tool as listed, `_meta` included: `toolUiResource(info.descriptor)` is its MCP Apps view, for a host
-   * that renders it next to the result.
+   * (edited ones when the hook edited them), `requested` the model's own call. `uiResource` is the
+   * tool's MCP Apps view (`_meta.ui.resourceUri`), for a host that renders it next to the result.
    */
   | {
       readonly type: "tool-call";
@@ -40,6 +39,7 @@ export type LoopEvent =
       readonly requested: ToolCall;
       readonly approval: ToolApprovalOutcome;
       readonly info: Omit<ToolCallInfo, "signal" | "step">;
+      readonly uiResource?: string | undefined;
     }
   | {
       readonly type: "tool-progress";
@@ -52,6 +52,8 @@ export type LoopEvent =
       readonly step: number;
       readonly call: ToolCall;
       readonly result: LoopToolResult;
+      /** The tool's MCP Apps view, as on its `tool-call` event: render it with this result. */
+      readonly uiResource?: string | undefined;
     }
   | { readonly type: "step-finish"; readonly step: number; readonly detail: LoopStep }
   | { readonly type: "finish"; readonly result: RunToolLoopResult };

@@ -44,7 +44,7 @@ async function appServerClient() {
 }
 
 describe("MCP Apps tools in the loop", () => {
-  it("hides app-only tools from the model; a tool-call event carries the tool's view", async () => {
+  it("hides app-only tools from the model; tool-call and tool-result events carry the tool's view", async () => {
     const { client, close } = await appServerClient();
     try {
       const tools = await aggregateTools({ apps: client });
@@ -65,13 +65,17 @@ describe("MCP Apps tools in the loop", () => {
         "apps__peek",
         "apps__plain",
       ]);
-      const calls = events.flatMap((e) =>
-        e.type === "tool-call" ? [[e.call.name, toolUiResource(e.info.descriptor)]] : [],
-      );
-      expect(calls).toEqual([
-        ["apps__show", "ui://apps/view"],
+      const viewOf = (type: "tool-call" | "tool-result") =>
+        // Sorted by tool: the calls of one turn run concurrently, so their results may come in any order.
+        events.flatMap((e) => (e.type === type ? [[e.call.name, e.uiResource]] : [])).sort();
+      const expected = [
         ["apps__refresh", undefined],
-      ]);
+        ["apps__show", "ui://apps/view"],
+      ];
+      expect(viewOf("tool-call")).toEqual(expected);
+      expect(viewOf("tool-result")).toEqual(expected);
+      const shown = events.find((e) => e.type === "tool-call" && e.call.name === "apps__show");
+      expect(shown?.type === "tool-call" && toolUiResource(shown.info.descriptor)).toBe("ui://apps/view");
       const refused = events.find((e) => e.type === "tool-result" && e.call.name === "apps__refresh");
       expect(refused?.type === "tool-result" && refused.result.isError).toBe(true);
     } finally {

@@ -1,6 +1,7 @@
 // The tool calls of one model turn: planned one at a time in call order (arguments checked against the
 // tool's schema, the approval asked or the destructive default applied), then run with the concurrency
 // the run allows, each answered with one result for the model.
+import { toolUiResource } from "../app-tools.js";
 import { argumentCheckFor } from "../argument-check.js";
 import {
   executeToolCall,
@@ -117,7 +118,17 @@ async function runCall(
   const step = info.step;
   const context: ToolCallContext = { step, signal };
   const { signal: _signal, step: _step, ...publicInfo } = info;
-  emit({ type: "tool-call", step, call: plan.call, requested, approval: plan.approval, info: publicInfo });
+  // MCP Apps: the view a host renders beside this call's result, from the tool as listed.
+  const uiResource = toolUiResource(info.descriptor);
+  emit({
+    type: "tool-call",
+    step,
+    call: plan.call,
+    requested,
+    approval: plan.approval,
+    info: publicInfo,
+    uiResource,
+  });
   let result: LoopToolResult | undefined;
   let effective = plan.call;
   if (plan.answer) {
@@ -160,6 +171,6 @@ async function runCall(
   }
   const replaced = await options.afterToolCall?.(requested, result, context);
   if (replaced) result = replaced;
-  emit({ type: "tool-result", step, call: effective, result });
+  emit({ type: "tool-result", step, call: effective, result, uiResource });
   return toolResultMessage(requested, result);
 }
