@@ -180,6 +180,12 @@ describe("a 2026-07-28 session of our client, recorded on stdio and replayed on 
     expect(live).toEqual({ era: "modern", tools: ["forecast"], content: "Sunny in Oslo" });
     expect(parseCassette(readFileSync(out, "utf8")).era).toBe("modern");
     expect(await withHttpReplay(out, session)).toEqual(live);
+    // verify over modern HTTP (its requests carry the MCP-Protocol-Version/Mcp-Method/Mcp-Name headers).
+    const verified = await withHttpReplay(out, (url) => runCli(["verify", out, url]));
+    expect([verified.code, verified.stdout]).toEqual([
+      0,
+      expect.stringMatching(/^ok: \d+ recorded answers match/),
+    ]);
   });
 });
 

@@ -118,6 +118,20 @@ for (const era of ["modern", "legacy"] as const) {
   });
 }
 
+describe("verifyCassette", () => {
+  it("stops when its signal is aborted, rejecting with the reason, and closes the transport", async () => {
+    const { cassette } = await record("modern");
+    const [clientEnd, serverEnd] = createInMemoryPair();
+    await weatherServer().connect(serverEnd);
+    const controller = new AbortController();
+    controller.abort(new Error("stop verifying"));
+    await expect(verifyCassette(cassette, clientEnd, { signal: controller.signal })).rejects.toThrow(
+      "stop verifying",
+    );
+    await expect(clientEnd.send({ jsonrpc: "2.0", method: "x" })).rejects.toThrow();
+  });
+});
+
 describe("replayServer", () => {
   it("answers an unmatched request at once, naming the nearest recorded request and the difference", async () => {
     const { cassette } = await record("modern");

@@ -41,11 +41,6 @@ export class LiveInbox {
     return this.transport.send(message, this.sendOptions?.(message));
   }
 
-  /** Resolves after `ms` (a task poll's interval). */
-  pause(ms: number): Promise<void> {
-    return new Promise((resolve) => setTimeout(resolve, ms));
-  }
-
   response(id: JsonRpcId, timeoutMs: number): Promise<Message | undefined> {
     const key = JSON.stringify(id);
     return this.take((m) => typeof m.method !== "string" && JSON.stringify(m.id) === key, timeoutMs);

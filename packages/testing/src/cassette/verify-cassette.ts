@@ -1,4 +1,10 @@
-import type { JsonRpcId, JsonRpcMessage, SendOptions, Transport } from "@mcpkit/jsonrpc";
+import {
+  type JsonRpcId,
+  type JsonRpcMessage,
+  type SendOptions,
+  sleep,
+  type Transport,
+} from "@mcpkit/jsonrpc";
 import type { Cassette } from "./cassette.js";
 import { subscriptionIdOf } from "./exchanges.js";
 import { firstDifference, type IgnorePath, shortJson } from "./json-difference.js";
@@ -15,6 +21,8 @@ export interface VerifyOptions {
    * nothing of transports, so the caller who chose one says what its sends need.
    */
   sendOptions?: (message: JsonRpcMessage) => SendOptions | undefined;
+  /** Stops the verification: the promise rejects with `signal.reason` (between messages and polls). */
+  signal?: AbortSignal;
 }
 
 /** The first place where the live server answered differently from the recording. */
@@ -64,6 +72,7 @@ export async function verifyCassette(
   options: VerifyOptions = {},
 ): Promise<VerifyReport> {
   const timeoutMs = options.timeoutMs ?? 10_000;
+  const signal = options.signal ?? new AbortController().signal;
   const extra = new Set(options.ignoreKeys ?? []);
   const ignore: IgnorePath = (_path, key) => OPAQUE.has(key) || VOLATILE.has(key) || extra.has(key);
   const inbox = new LiveInbox(transport, options.sendOptions);
@@ -84,6 +93,7 @@ export async function verifyCassette(
   try {
     await inbox.start();
     for (const [i, event] of cassette.events.entries()) {
+      signal.throwIfAborted();
       const recorded = event.message as unknown as Message;
       if (event.from === "client") {
         const outgoing = carry(structuredClone(recorded), carried) as Message;
@@ -109,7 +119,7 @@ export async function verifyCassette(
           !finished(got) &&
           Date.now() < deadline
         ) {
-          await inbox.pause(pollInterval(got));
+          await sleep(pollInterval(got), signal);
           await inbox.send(request as unknown as JsonRpcMessage);
           got = await inbox.response(recorded.id as JsonRpcId, timeoutMs);
           if (got === undefined) return diverge(i, name, "$", recorded, `no answer within ${timeoutMs} ms`);
