@@ -1,12 +1,14 @@
 import { randomUUID } from "node:crypto";
 import { ConnectionClosedError, TimeoutError } from "@mcpkit/jsonrpc";
-import { type CallToolResult, McpError } from "@mcpkit/protocol";
+import { type CallToolResult, type JsonValue, McpError } from "@mcpkit/protocol";
 import { type HandlerContext, isInputRequired } from "@mcpkit/server";
 import { McpCrashError } from "@mcpkit/transport-stdio";
 import { HeldCall, type UpstreamInput } from "./held-call.js";
 import type { Upstream } from "./upstream.js";
 
 const HELD_KEY = "gateway.held";
+const OWNER_KEY = "gateway.owner";
+const ANSWERS_KEY = "gateway.answers";
 
 /** The calls waiting on a downstream client's answer, by id; shared by every profile's server. */
 export class HeldCalls {
@@ -49,7 +51,11 @@ export class HeldCalls {
  * Forwards one `tools/call` to its upstream in the downstream call's own era. What the upstream asks
  * meanwhile (elicitation, sampling, roots) is asked of the downstream client through `ctx`: a real
  * server-to-client request in a 2025-11-25 session, an `input_required` round in a 2026-07-28 request,
- * whose retry finds the same upstream call held here (by the id in `requestState`) and answers it.
+ * whose retry finds the same upstream call held here (by the id in `requestState`) and answers it. A
+ * retry that reaches an instance not holding the call (several gateways behind a load balancer, a
+ * restart) calls the upstream tool again and answers its questions from the answers sealed in
+ * `requestState`: the tool then runs twice, so put gateways whose upstream tools are not idempotent
+ * behind sticky routing.
  * Progress and cancellation pass through; a crash, a closed connection or a timeout becomes a tool error
  * naming the upstream; an upstream's JSON-RPC error is passed on as it is.
  */
@@ -61,50 +67,55 @@ export async function forwardToolCall(
   ctx: HandlerContext,
   owner: string,
 ): Promise<CallToolResult> {
-  let call: HeldCall;
+  let call: HeldCall | undefined;
   const heldId = ctx.state.get(HELD_KEY);
   if (typeof heldId === "string") {
-    const found = held.get(heldId, owner);
-    if (!found?.pending) {
-      throw new McpError(
-        -32602,
-        `the call to upstream "${upstream.name}" this answer belongs to is no longer held (it expired, or this gateway restarted): call the tool again`,
-      );
+    if (ctx.state.get(OWNER_KEY) !== owner) {
+      throw new McpError(-32602, "this requestState belongs to another caller's call");
     }
-    call = found;
-    call.release();
-    const { input, key } = found.pending;
-    found.pending = undefined;
-    await answer(ctx, input, key);
-  } else {
-    call = new HeldCall(randomUUID(), upstream.name, owner);
-    held.add(call);
-    upstream.callTool(call, toolName, args).then(
-      (result) => call.push({ kind: "result", result }),
-      (error: unknown) => call.push({ kind: "failed", error }),
+    const found = held.get(heldId, owner);
+    if (found?.pending) {
+      call = found;
+      call.release();
+      const { input, key } = found.pending;
+      found.pending = undefined;
+      await answer(ctx, input, key);
+    }
+    // Not held here (another instance behind the load balancer, a restart, an expired hold): the call is
+    // made again and the upstream's questions answered from the answers sealed in requestState, in order.
+  }
+  if (call === undefined) {
+    const fresh = new HeldCall(randomUUID(), upstream.name, owner);
+    call = fresh;
+    held.add(fresh);
+    upstream.callTool(fresh, toolName, args).then(
+      (result) => fresh.push({ kind: "result", result }),
+      (error: unknown) => fresh.push({ kind: "failed", error }),
     );
   }
-  call.onProgress = (progress, total, message) => void ctx.progress(progress, total, message).catch(() => {});
+  const current = call;
+  current.onProgress = (progress, total, message) =>
+    void ctx.progress(progress, total, message).catch(() => {});
   try {
     for (;;) {
-      const event = await call.next(ctx.signal);
+      const event = await current.next(ctx.signal);
       if (event.kind === "result") return event.result;
-      if (event.kind === "failed") return failure(upstream, toolName, event.error, call.controller.signal);
-      const key = `gateway-${call.rounds++}`;
-      ctx.state.set(HELD_KEY, call.id);
-      call.pending = { input: event.input, key };
+      if (event.kind === "failed") return failure(upstream, toolName, event.error, current.controller.signal);
+      const key = `gateway-${current.rounds++}`;
+      ctx.state.set(HELD_KEY, current.id);
+      ctx.state.set(OWNER_KEY, owner);
+      current.pending = { input: event.input, key };
       await answer(ctx, event.input, key);
-      call.pending = undefined;
+      current.pending = undefined;
     }
   } catch (error) {
     if (isInputRequired(error)) {
-      call.onProgress = undefined;
-      call.hold(held.holdMs, () => held.delete(call));
-      throw error;
+      current.onProgress = undefined;
+      current.hold(held.holdMs, () => held.delete(current));
     }
     throw error;
   } finally {
-    if (call.pending === undefined) held.delete(call);
+    if (current.pending === undefined) held.delete(current);
   }
 }
 
@@ -113,6 +124,14 @@ export async function forwardToolCall(
  * @throws the `input_required` signal of a 2026-07-28 attempt (the round ends here; the upstream waits).
  */
 async function answer(ctx: HandlerContext, input: UpstreamInput, key: string): Promise<void> {
+  const given = ctx.state.get(ANSWERS_KEY);
+  const answers = (
+    typeof given === "object" && given !== null && !Array.isArray(given) ? given : {}
+  ) as Record<string, JsonValue>;
+  if (Object.hasOwn(answers, key)) {
+    input.resolve(answers[key]);
+    return;
+  }
   let reply: unknown;
   try {
     if (input.kind === "elicitation") reply = await ctx.elicit(input.params as never, { key });
@@ -124,6 +143,8 @@ async function answer(ctx: HandlerContext, input: UpstreamInput, key: string): P
     input.reject(error instanceof Error ? error : new Error(String(error)));
     return;
   }
+  // Kept in requestState, so a retry that reaches another instance can replay the call.
+  ctx.state.set(ANSWERS_KEY, Object.assign({}, answers, { [key]: reply as JsonValue }));
   input.resolve(reply);
 }
 
