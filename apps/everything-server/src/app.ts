@@ -1,7 +1,7 @@
 // The everything server's MCP App: the counter as an interactive view. The view (src/view/counter-view.ts,
 // written with the official ext-apps App class) is bundled into one HTML file at build; without it the
 // server serves a view written by hand (hand-view.ts) that speaks the same messages.
-import { type HtmlSource, registerAppResource, registerAppTool } from "@mcpkit/apps";
+import { type HtmlSource, registerAppResource, registerAppTool, rendersApps } from "@mcpkit/apps";
 import { text } from "@mcpkit/protocol";
 import type { Server } from "@mcpkit/server";
 import { z } from "zod";
@@ -43,8 +43,13 @@ export function registerCounterApp(server: Server, options: CounterAppOptions): 
       annotations: { readOnlyHint: true },
       ui: { resourceUri: COUNTER_VIEW_URI },
     },
-    ({ label }) => ({
-      content: [text(`The counter is ${options.read()}${label ? ` (${label})` : ""}.`)],
+    ({ label }, ctx) => ({
+      // The text is all a host without MCP Apps shows; one that renders the view is told so.
+      content: [
+        text(
+          `The counter is ${options.read()}${label ? ` (${label})` : ""}.${rendersApps(ctx) ? " The view shows it." : ""}`,
+        ),
+      ],
       structuredContent: { counter: options.read() },
     }),
   );

@@ -76,6 +76,11 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
       expect(await view.textContent("#title")).toBe("Counter: from the test");
       expect(await view.textContent("#counter")).toBe("0");
       expect(await hostLog()).toContainEqual(["initialized", "modern"]);
+      // The server saw the host's io.modelcontextprotocol/ui capability (rendersApps in its handler).
+      expect(await hostLog()).toContainEqual([
+        "result-text",
+        "The counter is 0 (from the test). The view shows it.",
+      ]);
     });
 
     it("calls a server tool through the bridge and shows the answer", async () => {
@@ -260,6 +265,24 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
     });
   });
 
+  describe("a 2025-11-25 session", () => {
+    it("declares the extension too: the server knows the host renders the view, which works", async () => {
+      const page = await context.newPage();
+      const sandbox = encodeURIComponent(`${fixture.sandboxOrigin}/sandbox.html`);
+      await page.goto(`${fixture.hostOrigin}/mcpkit-host.html?mcp=/mcp-hand&era=legacy&sandbox=${sandbox}`);
+      expect(await page.evaluate(() => window.hostReady)).toBe("legacy");
+      expect(await hostLog(page)).toContainEqual([
+        "result-text",
+        expect.stringMatching(/The view shows it\.$/),
+      ]);
+      const frame = await viewFrame(page, fixture.sandboxOrigin);
+      await textOf(frame, "status", /^Tool result received$/);
+      await frame.click("#bump");
+      expect(await textOf(frame, "answer", /now/)).toMatch(/^The counter is now \d+\.$/);
+      await page.close();
+    });
+  });
+
   describe("a view that navigates its own frame", () => {
     it("cannot take it to an origin outside its CSP", async () => {
       const page = await context.newPage();
@@ -297,7 +320,8 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
         await textOf(frame, "status", /^Tool result received$/);
         expect(await frame.textContent("#input")).toBe('Tool input: {"label":"from the test"}');
         await frame.click("#bump");
-        expect(await textOf(frame, "answer", /now/)).toBe("The counter is now 1.");
+        // Each endpoint has its own counter; other tests bump these too.
+        expect(await textOf(frame, "answer", /now/)).toMatch(/^The counter is now \d+\.$/);
         const height = () => page.evaluate(() => document.querySelector("#app iframe")?.clientHeight ?? 0);
         const before = await height();
         for (let i = 0; i < 3; i++) await frame.click("#grow");

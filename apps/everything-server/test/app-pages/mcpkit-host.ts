@@ -22,10 +22,12 @@ const log = (kind: string, detail: unknown) => {
   window.hostLog.push([kind, detail]);
 };
 
+const era = query.get("era");
 const client = createClient({
   name: "mcpkit-test-host",
   version: "1.0.0",
   capabilities: { extensions: appExtension() },
+  ...((era === "legacy" || era === "modern") && { versionNegotiation: era }),
 });
 
 function render(container: HTMLElement, url: string, initTimeoutMs?: number): Promise<AppView> {
@@ -71,6 +73,7 @@ async function main(): Promise<string> {
   log("initialized", client.era);
   view.sendToolInput({ label: "from the test" });
   const result = await client.callTool("counter_app", { label: "from the test" });
+  log("result-text", result.content);
   view.sendToolResult(toCallToolResult(result));
   return client.era ?? "unknown";
 }
