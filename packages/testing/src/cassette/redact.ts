@@ -46,7 +46,7 @@ function normalKey(key: string): string {
 }
 
 /** A predicate telling secret key names, from the defaults plus `keys`. */
-export function secretKeyTest(keys: readonly string[] = []): (key: string) => boolean {
+function secretKeyTest(keys: readonly string[] = []): (key: string) => boolean {
   const names = new Set([...DEFAULT_SECRET_KEYS, ...keys.map(normalKey)]);
   return (key) => {
     const k = normalKey(key);
@@ -56,7 +56,7 @@ export function secretKeyTest(keys: readonly string[] = []): (key: string) => bo
 }
 
 /** `text` with bearer/basic credentials and secret URL query values replaced. */
-export function redactText(text: string): string {
+function redactText(text: string): string {
   let out = text.replace(BEARER, (_m, scheme: string) => `${scheme} ${REDACTED}`);
   out = out.replace(URL_IN_TEXT, (url) => redactUrl(url));
   return out;
