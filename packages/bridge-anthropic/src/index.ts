@@ -1,10 +1,7 @@
 export {
-  ANTHROPIC_REASONING_PROVIDER,
   type AnthropicClient,
-  type AnthropicContentBlockLike,
   type AnthropicConversation,
   type AnthropicMcpTools,
-  type AnthropicMessageLike,
   type AnthropicMessageParam,
   type AnthropicModelOptions,
   type AnthropicTool,
@@ -12,10 +9,15 @@ export {
   anthropicToolResult,
   createAnthropicModel,
   mcpTools,
-  readAnthropicReasoning,
-  readAnthropicText,
-  readAnthropicToolCalls,
   toAnthropicMessages,
   toAnthropicTools,
 } from "./messages.js";
+export {
+  ANTHROPIC_REASONING_PROVIDER,
+  type AnthropicContentBlockLike,
+  type AnthropicMessageLike,
+  readAnthropicReasoning,
+  readAnthropicText,
+  readAnthropicToolCalls,
+} from "./messages-read.js";
 export { type AnthropicStreamEventLike, readAnthropicStream } from "./messages-stream.js";

@@ -1,10 +1,6 @@
 import { describe, expect, it } from "vitest";
-import {
-  readAnthropicText,
-  readAnthropicToolCalls,
-  toAnthropicMessages,
-  toAnthropicTools,
-} from "./messages.js";
+import { toAnthropicMessages, toAnthropicTools } from "./messages.js";
+import { readAnthropicText, readAnthropicToolCalls } from "./messages-read.js";
 
 describe("Messages API translation", () => {
   it("lifts system messages and groups tool results with a following user message", () => {

@@ -14,23 +14,12 @@ import {
 } from "@mcpkit/tool-loop";
 import {
   ANTHROPIC_REASONING_PROVIDER,
-  type AnthropicContentBlockLike,
   type AnthropicMessageLike,
   readAnthropicReasoning,
   readAnthropicText,
   readAnthropicToolCalls,
 } from "./messages-read.js";
 import { type AnthropicStreamEventLike, readAnthropicStream } from "./messages-stream.js";
-
-// Re-exported: the reading of a response lives in messages-read.ts (messages-stream.ts reads with it too).
-export {
-  ANTHROPIC_REASONING_PROVIDER,
-  type AnthropicContentBlockLike,
-  type AnthropicMessageLike,
-  readAnthropicReasoning,
-  readAnthropicText,
-  readAnthropicToolCalls,
-};
 
 /** A Messages API client tool, as `messages.create({ tools })` takes it. */
 export interface AnthropicTool {

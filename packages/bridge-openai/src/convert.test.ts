@@ -6,12 +6,8 @@ import {
   toChatCompletionsMessages,
   toChatCompletionsTools,
 } from "./chat-completions.js";
-import {
-  readResponsesText,
-  readResponsesToolCalls,
-  toResponsesInput,
-  toResponsesTools,
-} from "./responses.js";
+import { toResponsesInput, toResponsesTools } from "./responses.js";
+import { readResponsesText, readResponsesToolCalls } from "./responses-read.js";
 
 const tools = [
   {

@@ -37,18 +37,20 @@ export {
   createOpenAIResponsesModel,
   type OpenAIResponsesClient,
   type OpenAIResponsesModelOptions,
-  RESPONSES_REASONING_PROVIDER,
-  type ResponseLike,
   type ResponsesFunctionCallOutput,
   type ResponsesFunctionTool,
   type ResponsesInputItem,
-  type ResponsesOutputItemLike,
-  readResponsesReasoning,
-  readResponsesText,
-  readResponsesToolCalls,
   responsesToolOutput,
   toResponsesInput,
   toResponsesTools,
 } from "./responses.js";
+export {
+  RESPONSES_REASONING_PROVIDER,
+  type ResponseLike,
+  type ResponsesOutputItemLike,
+  readResponsesReasoning,
+  readResponsesText,
+  readResponsesToolCalls,
+} from "./responses-read.js";
 export { type ResponsesStreamEventLike, readResponsesStream } from "./responses-stream.js";
 export { canBeStrict, fromStrictArguments, StrictSchemaError, toStrictJsonSchema } from "./strict-schema.js";

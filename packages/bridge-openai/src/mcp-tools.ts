@@ -17,14 +17,12 @@ import {
 } from "./chat-completions.js";
 import { argumentRestorer, functionSpecs } from "./internal/function-specs.js";
 import {
-  type ResponseLike,
   type ResponsesFunctionCallOutput,
   type ResponsesFunctionTool,
-  type ResponsesOutputItemLike,
-  readResponsesToolCalls,
   responsesToolOutput,
   toResponsesTools,
 } from "./responses.js";
+import { type ResponseLike, type ResponsesOutputItemLike, readResponsesToolCalls } from "./responses-read.js";
 
 /** Options of {@link mcpTools} and {@link mcpToolsRespond}: aggregation (when given sources) and strictness. */
 export interface McpToolsOptions extends AggregateToolsOptions, OpenAIToolOptions {}

@@ -17,22 +17,11 @@ import {
 import {
   RESPONSES_REASONING_PROVIDER,
   type ResponseLike,
-  type ResponsesOutputItemLike,
   readResponsesReasoning,
   readResponsesText,
   readResponsesToolCalls,
 } from "./responses-read.js";
 import { type ResponsesStreamEventLike, readResponsesStream } from "./responses-stream.js";
-
-// Re-exported: the reading of a response lives in responses-read.ts (responses-stream.ts reads with it too).
-export {
-  RESPONSES_REASONING_PROVIDER,
-  type ResponseLike,
-  type ResponsesOutputItemLike,
-  readResponsesReasoning,
-  readResponsesText,
-  readResponsesToolCalls,
-};
 
 /** A Responses API function tool, as `responses.create({ tools })` takes it. */
 export interface ResponsesFunctionTool {
