@@ -31,6 +31,24 @@ let view: Frame;
 
 const hostLog = (page: Page = host) => page.evaluate(() => window.hostLog);
 
+const SPEC_URL = "https://modelcontextprotocol.io/extensions/apps";
+
+/** A host page's URL, with the sandbox proxy's URL and `params` in its query. */
+function hostPageUrl(name: "mcpkit-host" | "ext-apps-host", params: Record<string, string> = {}): string {
+  const query = new URLSearchParams({ ...params, sandbox: `${fixture.sandboxOrigin}/sandbox.html` });
+  return `${fixture.hostOrigin}/${name}.html?${query}`;
+}
+
+/** Clicks the view's link and waits (up to 10 s) until the host's open-link hook got the spec's URL. */
+async function expectLinkOpened(page: Page, frame: Frame): Promise<void> {
+  await frame.click("#link");
+  await page.waitForFunction(
+    (url) => window.hostLog.some(([kind, detail]) => kind === "open-link" && detail === url),
+    SPEC_URL,
+    { timeout: 10_000 },
+  );
+}
+
 /** Posts a JSON-RPC frame from inside the view to its parent and waits (bounded) for the reply with `id`. */
 function askFromView(frame: Frame, message: unknown, id: unknown): Promise<Record<string, unknown>> {
   return frame.evaluate(
@@ -66,9 +84,7 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
 
   describe("the counter app under @mcpkit/apps/host", () => {
     it("initializes, gets tool-input and tool-result", async () => {
-      await host.goto(
-        `${fixture.hostOrigin}/mcpkit-host.html?sandbox=${encodeURIComponent(`${fixture.sandboxOrigin}/sandbox.html`)}`,
-      );
+      await host.goto(hostPageUrl("mcpkit-host"));
       expect(await host.evaluate(() => window.hostReady)).toBe("modern");
       view = await viewFrame(host, fixture.sandboxOrigin);
       await textOf(view, "status", /^Tool result received$/);
@@ -121,14 +137,7 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
     });
 
     it("ui/open-link reaches the host's handler", async () => {
-      await view.click("#link");
-      await host.waitForFunction(() => window.hostLog.some(([kind]) => kind === "open-link"), undefined, {
-        timeout: 10_000,
-      });
-      expect(await hostLog()).toContainEqual([
-        "open-link",
-        "https://modelcontextprotocol.io/extensions/apps",
-      ]);
+      await expectLinkOpened(host, view);
     });
 
     it("loads the view under the CSP and permissions from its _meta.ui", async () => {
@@ -268,8 +277,7 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
   describe("a 2025-11-25 session", () => {
     it("declares the extension too: the server knows the host renders the view, which works", async () => {
       const page = await context.newPage();
-      const sandbox = encodeURIComponent(`${fixture.sandboxOrigin}/sandbox.html`);
-      await page.goto(`${fixture.hostOrigin}/mcpkit-host.html?mcp=/mcp-hand&era=legacy&sandbox=${sandbox}`);
+      await page.goto(hostPageUrl("mcpkit-host", { mcp: "/mcp-hand", era: "legacy" }));
       expect(await page.evaluate(() => window.hostReady)).toBe("legacy");
       expect(await hostLog(page)).toContainEqual([
         "result-text",
@@ -286,8 +294,7 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
   describe("a view that navigates its own frame", () => {
     it("cannot take it to an origin outside its CSP", async () => {
       const page = await context.newPage();
-      const sandbox = encodeURIComponent(`${fixture.sandboxOrigin}/sandbox.html`);
-      await page.goto(`${fixture.hostOrigin}/mcpkit-host.html?mcp=/mcp-hand&sandbox=${sandbox}`);
+      await page.goto(hostPageUrl("mcpkit-host", { mcp: "/mcp-hand" }));
       await page.evaluate(() => window.hostReady);
       const frame = await viewFrame(page, fixture.sandboxOrigin);
       const hits = fixture.probeHits();
@@ -313,8 +320,7 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
     for (const [endpoint, what] of views) {
       it(`a view ${what}: initializes, shows the result, calls the server, resizes, opens a link`, async () => {
         const page = await context.newPage();
-        const sandbox = encodeURIComponent(`${fixture.sandboxOrigin}/sandbox.html`);
-        await page.goto(`${fixture.hostOrigin}/mcpkit-host.html?mcp=${endpoint}&sandbox=${sandbox}`);
+        await page.goto(hostPageUrl("mcpkit-host", { mcp: endpoint }));
         expect(await page.evaluate(() => window.hostReady)).toBe("modern");
         const frame = await viewFrame(page, fixture.sandboxOrigin);
         await textOf(frame, "status", /^Tool result received$/);
@@ -332,14 +338,7 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
             timeout: 10_000,
           },
         );
-        await frame.click("#link");
-        await page.waitForFunction(() => window.hostLog.some(([kind]) => kind === "open-link"), undefined, {
-          timeout: 10_000,
-        });
-        expect(await hostLog(page)).toContainEqual([
-          "open-link",
-          "https://modelcontextprotocol.io/extensions/apps",
-        ]);
+        await expectLinkOpened(page, frame);
         await page.close();
       });
     }
@@ -348,9 +347,7 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
   describe("the counter app under the official ext-apps AppBridge", () => {
     it("renders through mcpkit's sandbox proxy and works against the mcpkit server", async () => {
       const page = await context.newPage();
-      await page.goto(
-        `${fixture.hostOrigin}/ext-apps-host.html?sandbox=${encodeURIComponent(`${fixture.sandboxOrigin}/sandbox.html`)}`,
-      );
+      await page.goto(hostPageUrl("ext-apps-host"));
       expect(await page.evaluate(() => window.hostReady)).toBe("ok");
       const frame = await viewFrame(page, fixture.sandboxOrigin);
       await textOf(frame, "status", /^Tool result received$/);
@@ -358,14 +355,7 @@ describe.runIf(available)("MCP Apps in Chromium", () => {
       const counter = fixture.everything.counter;
       await frame.click("#bump");
       expect(await textOf(frame, "answer", /now/)).toBe(`The counter is now ${counter + 1}.`);
-      await frame.click("#link");
-      await page.waitForFunction(() => window.hostLog.some(([kind]) => kind === "open-link"), undefined, {
-        timeout: 10_000,
-      });
-      expect(await hostLog(page)).toContainEqual([
-        "open-link",
-        "https://modelcontextprotocol.io/extensions/apps",
-      ]);
+      await expectLinkOpened(page, frame);
       expect(
         await page.evaluate(() => document.querySelector("#app iframe")?.getBoundingClientRect().height ?? 0),
       ).toBeGreaterThan(100);
