@@ -21,8 +21,8 @@ const hasJsDoc = (node) => ts.getJSDocCommentsAndTags(node).some((doc) => ts.isJ
  * Every exported declaration in the program's source files under a public package's src/ (tests left out):
  * `{ total, missing: ["packages/x/src/file.ts:12 name", …] }`.
  */
-export function readExportDocs(program) {
-  const sourceDirs = [...new Set(publicEntryPoints().map((entry) => `${entry.dir}${sep}src${sep}`))];
+export function readExportDocs(program, entryPoints = publicEntryPoints()) {
+  const sourceDirs = [...new Set(entryPoints.map((entry) => `${entry.dir}${sep}src${sep}`))];
   let total = 0;
   const missing = [];
   for (const sourceFile of program.getSourceFiles()) {

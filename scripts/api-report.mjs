@@ -44,7 +44,7 @@ function render(pkg) {
 
 const started = performance.now();
 const program = createSurfaceProgram();
-const surface = readSurface(program);
+const surface = readSurface(undefined, program);
 const { total: declarationCount, missing: undocumented } = readExportDocs(program);
 const exportCount = surface.reduce(
   (sum, pkg) => sum + pkg.entries.reduce((count, entry) => count + entry.exports.length, 0),

@@ -113,10 +113,10 @@ function describe(checker, name, symbol) {
   return lines;
 }
 
-/** One TypeScript program over the sources of every public entry point (and all they import). */
-export function createSurfaceProgram() {
+/** One TypeScript program over the sources of the entry points (by default every public one) and all they import. */
+export function createSurfaceProgram(entryPoints = publicEntryPoints()) {
   return ts.createProgram({
-    rootNames: publicEntryPoints().map((entry) => entry.source),
+    rootNames: entryPoints.map((entry) => entry.source),
     options: { ...compilerOptions(), noEmit: true },
   });
 }
@@ -125,8 +125,7 @@ export function createSurfaceProgram() {
  * The surface of every public entry point: `[{ pkg, dir, entries: [{ specifier, exports: [{ name, lines,
  * documented, file }] }] }]`, packages and entries in the order of publicEntryPoints(), exports by name.
  */
-export function readSurface(program = createSurfaceProgram()) {
-  const entryPoints = publicEntryPoints();
+export function readSurface(entryPoints = publicEntryPoints(), program = createSurfaceProgram(entryPoints)) {
   const checker = program.getTypeChecker();
   const packages = new Map();
   for (const entry of entryPoints) {
