@@ -4,8 +4,10 @@
 // server in two versions; the proxy is shown to pass bytes through unchanged both ways.
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import path from "node:path";
+import { createJsonSchemaValidator } from "@mcpkit/json-schema";
 import { serverEverythingEntry, startServerEverythingHttp } from "@mcpkit/peers";
 import { bundleFixture } from "@mcpkit/test-kit";
 import { findSecrets, parseCassette } from "@mcpkit/testing";
@@ -25,12 +27,31 @@ beforeAll(async () => {
   cli = await bundledCli();
   weather = await bundleFixture(fixture("weather-server.ts"));
 }, 60_000);
-// Every cassette these tests wrote is scanned for secrets the redaction rules would catch.
-afterAll(() => {
+// Every cassette these tests wrote is scanned for secrets the redaction rules would catch, and checked
+// against the JSON Schema @mcpkit/testing ships.
+afterAll(async () => {
+  const schemaFile = createRequire(import.meta.url).resolve("@mcpkit/testing/cassette.schema.json");
+  const schema = createJsonSchemaValidator().compile(JSON.parse(readFileSync(schemaFile, "utf8")));
   const written = readdirSync(dir).filter((f) => f.endsWith(".json") && f !== "bad.json");
   expect(written.length).toBeGreaterThan(0);
-  for (const file of written)
-    expect([file, findSecrets(JSON.parse(readFileSync(path.join(dir, file), "utf8")))]).toEqual([file, []]);
+  for (const file of written) {
+    const cassette = JSON.parse(readFileSync(path.join(dir, file), "utf8"));
+    expect([file, findSecrets(cassette)]).toEqual([file, []]);
+    expect([file, await schema.validate(cassette)]).toEqual([file, { ok: true }]);
+  }
+  // The schema can fail: a cassette of a newer version or with an unknown side is not one.
+  expect(
+    await schema.validate({ format: "mcpkit-cassette", version: 2, era: "legacy", redacted: [], events: [] }),
+  ).toMatchObject({ ok: false });
+  expect(
+    await schema.validate({
+      format: "mcpkit-cassette",
+      version: 1,
+      era: "legacy",
+      redacted: [],
+      events: [{ from: "host", message: { jsonrpc: "2.0", method: "x" } }],
+    }),
+  ).toMatchObject({ ok: false });
 });
 
 /** A session of the official SDK v1 client over a stdio command (or a URL); its results, for comparison. */
