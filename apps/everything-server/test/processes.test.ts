@@ -1,7 +1,7 @@
 // The runnable app: main.ts over a real stdio child and a real HTTP child, the built dist, and the
 // official peers (SDK v1 client, inspector CLI) listing its tools.
 import { execFile, spawn } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -17,6 +17,7 @@ import { Client as ClientV1 } from "@modelcontextprotocol/sdk/client/index.js";
 import { StdioClientTransport as StdioV1 } from "@modelcontextprotocol/sdk/client/stdio.js";
 import { connect } from "mcpkit";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildViewHtml } from "../scripts/build-view.mjs";
 import { bundledMain } from "./harness.js";
 
 const run = promisify(execFile);
@@ -91,13 +92,18 @@ describe("the built app", () => {
   it("`pnpm build` makes dist/main.js, which serves over stdio with plain node, skills included", async () => {
     const tsup = path.resolve(appDir, "../../node_modules/.bin/tsup");
     await run(tsup, ["--silent"], { cwd: appDir, timeout: 120_000 });
+    // The build's second half (scripts/build-view.mjs): the counter app's view bundled into dist/view.html.
+    // In process, from the sources: the packages may not be built yet (CI tests before it builds).
+    writeFileSync(path.join(appDir, "dist", "view.html"), await buildViewHtml());
     await using client = await connect([process.execPath, path.join(appDir, "dist", "main.js"), "stdio"], {
       stderr: "pipe",
     });
     expect(client.serverInfo?.name).toBe("everything");
     expect((await client.callTool("add", { a: 1, b: 2 })).structured).toEqual({ sum: 3 });
-    // dist/main.js finds the app's skills/ folder beside dist/.
+    // dist/main.js finds the app's skills/ folder beside dist/, and serves dist/view.html as the app's view.
     expect((await client.listSkills()).map((s) => s.frontmatter.name)).toEqual(["everything-tour"]);
+    const [view] = (await client.readResource("ui://everything/counter")).contents;
+    expect(view && "text" in view && view.text.includes("everything-counter-view")).toBe(true);
   }, 180_000);
 });
 
