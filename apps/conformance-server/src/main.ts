@@ -25,7 +25,13 @@ const server = buildConformanceServer();
 const store = await clusterStore();
 if (store !== undefined) server.useStores(store);
 const port = Number(process.env.PORT ?? 3000);
+// MCPKIT_ERAS=legacy|modern serves one era only (the gateway's conformance runs put it behind the gateway).
+const eras = process.env.MCPKIT_ERAS;
+if (eras !== undefined && eras !== "" && eras !== "legacy" && eras !== "modern" && eras !== "both") {
+  throw new Error(`MCPKIT_ERAS must be legacy, modern or both, got ${eras}`);
+}
 const http = await listen({
+  ...(eras === "legacy" || eras === "modern" ? { eras } : {}),
   ...(store !== undefined && { eventStore: store.eventStore, sessionStore: store.sessionStore }),
   port,
   host: process.env.HOST ?? "127.0.0.1",

@@ -77,9 +77,9 @@ export async function forwardToolCall(
     if (found?.pending) {
       call = found;
       call.release();
-      const { input, key } = found.pending;
+      const { input, key, round } = found.pending;
       found.pending = undefined;
-      await answer(ctx, input, key);
+      await answer(ctx, input, key, round);
     }
     // Not held here (another instance behind the load balancer, a restart, an expired hold): the call is
     // made again and the upstream's questions answered from the answers sealed in requestState, in order.
@@ -101,11 +101,15 @@ export async function forwardToolCall(
       const event = await current.next(ctx.signal);
       if (event.kind === "result") return event.result;
       if (event.kind === "failed") return failure(upstream, toolName, event.error, current.controller.signal);
-      const key = `gateway-${current.rounds++}`;
+      const round = current.rounds++;
+      // The upstream's own key when it gave one (a 2026-07-28 upstream), so the client sees the same names.
+      let key = event.input.key ?? `gateway-${round}`;
+      if (current.usedKeys.has(key)) key = `${key}-${round}`;
+      current.usedKeys.add(key);
       ctx.state.set(HELD_KEY, current.id);
       ctx.state.set(OWNER_KEY, owner);
-      current.pending = { input: event.input, key };
-      await answer(ctx, event.input, key);
+      current.pending = { input: event.input, key, round };
+      await answer(ctx, event.input, key, round);
       current.pending = undefined;
     }
   } catch (error) {
@@ -123,13 +127,15 @@ export async function forwardToolCall(
  * Asks the downstream client what the upstream asked and settles the upstream's request with the answer.
  * @throws the `input_required` signal of a 2026-07-28 attempt (the round ends here; the upstream waits).
  */
-async function answer(ctx: HandlerContext, input: UpstreamInput, key: string): Promise<void> {
+async function answer(ctx: HandlerContext, input: UpstreamInput, key: string, round: number): Promise<void> {
   const given = ctx.state.get(ANSWERS_KEY);
   const answers = (
     typeof given === "object" && given !== null && !Array.isArray(given) ? given : {}
   ) as Record<string, JsonValue>;
-  if (Object.hasOwn(answers, key)) {
-    input.resolve(answers[key]);
+  // By round, not by key: a replay on another instance asks the same questions in the same order.
+  const slot = String(round);
+  if (Object.hasOwn(answers, slot)) {
+    input.resolve(answers[slot]);
     return;
   }
   let reply: unknown;
@@ -144,7 +150,7 @@ async function answer(ctx: HandlerContext, input: UpstreamInput, key: string): P
     return;
   }
   // Kept in requestState, so a retry that reaches another instance can replay the call.
-  ctx.state.set(ANSWERS_KEY, Object.assign({}, answers, { [key]: reply as JsonValue }));
+  ctx.state.set(ANSWERS_KEY, Object.assign({}, answers, { [slot]: reply as JsonValue }));
   input.resolve(reply);
 }
 

@@ -5,6 +5,8 @@ import type { CallToolResult } from "@mcpkit/protocol";
 export interface UpstreamInput {
   readonly kind: "elicitation" | "sampling" | "roots";
   readonly params: Record<string, unknown>;
+  /** The key a 2026-07-28 upstream gave the request (none from a legacy one). */
+  readonly key: string | undefined;
   /** Settles the upstream's request (its answer, or an error it receives). */
   resolve(answer: unknown): void;
   reject(error: Error): void;
@@ -33,7 +35,9 @@ export class HeldCall {
   /** Aborts the upstream call. */
   readonly controller = new AbortController();
   /** The input the upstream waits on while the downstream client is asked (between rounds). */
-  pending: { input: UpstreamInput; key: string } | undefined;
+  pending: { input: UpstreamInput; key: string; round: number } | undefined;
+  /** The downstream keys used so far (a key the upstream uses twice gets its round number added). */
+  readonly usedKeys = new Set<string>();
   /** The number of input rounds so far (names each round's key). */
   rounds = 0;
   /** Receives the upstream's progress for the attempt that waits now. */

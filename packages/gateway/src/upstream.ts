@@ -49,6 +49,8 @@ export interface UpstreamOptions {
 }
 
 const LISTS = ["tools", "prompts", "resources"] as const;
+/** Idle extra sessions kept per legacy HTTP upstream. */
+const MAX_SPARE_SESSIONS = 8;
 
 function changeOf(method: string, params: Record<string, unknown>): UpstreamChange | undefined {
   if (method === "notifications/tools/list_changed") return { kind: "list", list: "tools" };
@@ -72,13 +74,18 @@ const currentCall = new AsyncLocalStorage<HeldCall>();
 export class Upstream {
   readonly name: string;
   readonly settings: UpstreamSettings;
+  /** The upstream's first session: lists, subscriptions, and every call unless a spare session takes it. */
   readonly client: Client;
-  private readonly inFlight = new Set<HeldCall>();
+  private readonly inFlight = new Map<Client, Set<HeldCall>>();
+  /** Idle extra sessions of a legacy HTTP upstream (see {@link session}). */
+  private readonly spares: Client[] = [];
+  private readonly all = new Set<Client>();
   private readonly turn = new Mutex();
   private readonly config: UpstreamConfig;
   private readonly destroyFetch: (() => void) | undefined;
   private readonly source: TransportSource;
   private readonly onChange: (change: UpstreamChange) => void;
+  private readonly makeClient: () => Client;
   private subscription: Subscription | undefined;
 
   constructor(options: UpstreamOptions) {
@@ -88,24 +95,32 @@ export class Upstream {
     this.config = config;
     const fetch = config.kind === "stdio" ? undefined : createNodeFetch();
     this.destroyFetch = fetch ? () => fetch.destroy() : undefined;
-    this.client = createClient({
-      name: options.clientInfo.name,
-      version: options.clientInfo.version,
-      versionNegotiation: settings.era,
-      requestTimeout: settings.timeoutMs,
-      autoRespawn: config.kind === "stdio",
-      // Every list goes to the upstream: the gateway re-lists only when told a list changed.
-      cache: false,
-      outputValidation: "off",
-      ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
-      handlers: {
-        elicitation: (params, context) => this.route("elicitation", params as never, context) as never,
-        sampling: (params, context) => this.route("sampling", params as never, context) as never,
-        roots: (context) => this.route("roots", {}, context) as never,
-      },
-      onError: (error) =>
-        options.onError(new Error(`upstream "${this.name}": ${error.message}`, { cause: error })),
-    });
+    this.makeClient = () => {
+      const calls = new Set<HeldCall>();
+      const client: Client = createClient({
+        name: options.clientInfo.name,
+        version: options.clientInfo.version,
+        versionNegotiation: settings.era,
+        requestTimeout: settings.timeoutMs,
+        autoRespawn: config.kind === "stdio",
+        // Every list goes to the upstream: the gateway re-lists only when told a list changed.
+        cache: false,
+        outputValidation: "off",
+        ...(options.telemetry === undefined ? {} : { telemetry: options.telemetry }),
+        handlers: {
+          elicitation: (params, context) =>
+            this.route(calls, "elicitation", params as never, context) as never,
+          sampling: (params, context) => this.route(calls, "sampling", params as never, context) as never,
+          roots: (context) => this.route(calls, "roots", {}, context) as never,
+        },
+        onError: (error) =>
+          options.onError(new Error(`upstream "${this.name}": ${error.message}`, { cause: error })),
+      });
+      this.inFlight.set(client, calls);
+      this.all.add(client);
+      return client;
+    };
+    this.client = this.makeClient();
     this.source = transportSource(config, fetch, options.onStderr);
     this.onChange = options.onChange;
   }
@@ -151,14 +166,46 @@ export class Upstream {
 
   /** Connects (the handshake of the era `settings.era` picks). @throws naming the upstream when it fails. */
   async connect(signal?: AbortSignal): Promise<void> {
-    const key = this.config.url ?? [this.config.command, ...(this.config.args ?? [])].join(" ");
     try {
-      await this.client.connect(this.source, signal ? { signal, serverKey: key } : { serverKey: key });
+      await this.connectClient(this.client, signal);
     } catch (error) {
       throw new Error(`upstream "${this.name}" could not be reached: ${(error as Error).message}`, {
         cause: error,
       });
     }
+  }
+
+  private connectClient(client: Client, signal?: AbortSignal): Promise<void> {
+    const key = this.config.url ?? [this.config.command, ...(this.config.args ?? [])].join(" ");
+    return client.connect(this.source, signal ? { signal, serverKey: key } : { serverKey: key });
+  }
+
+  /**
+   * The session a call runs on. A legacy (2025-11-25) server's request to the client names no call,
+   * so over HTTP each call in flight gets a session of its own (idle ones are kept for the next calls):
+   * then every such request belongs to the one call of its session. A stdio upstream has one session
+   * (one process), and a 2026-07-28 one needs no more (its rounds run inside the call).
+   */
+  private async session(signal: AbortSignal): Promise<Client> {
+    const primary = this.client;
+    const poolable = this.config.kind !== "stdio" && primary.era === "legacy";
+    if (!poolable || (this.inFlight.get(primary)?.size ?? 0) === 0) return primary;
+    const spare = this.spares.pop();
+    if (spare) return spare;
+    const client = this.makeClient();
+    try {
+      await this.connectClient(client, signal);
+    } catch (error) {
+      this.forget(client);
+      await client.close().catch(() => {});
+      throw error;
+    }
+    return client;
+  }
+
+  private forget(client: Client): void {
+    this.inFlight.delete(client);
+    this.all.delete(client);
   }
 
   /** Lists what the upstream offers (only the kinds its capabilities declare). */
@@ -179,10 +226,15 @@ export class Upstream {
    */
   async callTool(held: HeldCall, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
     const release = this.settings.exclusive ? await this.turn.acquire(held.controller.signal) : undefined;
-    this.inFlight.add(held);
+    let client: Client | undefined;
+    let calls: Set<HeldCall> | undefined;
     try {
+      client = await this.session(held.controller.signal);
+      const session = client;
+      calls = this.inFlight.get(session) as Set<HeldCall>;
+      calls.add(held);
       const result = await currentCall.run(held, () =>
-        this.client.callTool(name, args, {
+        session.callTool(name, args, {
           signal: held.controller.signal,
           timeout: this.settings.timeoutMs,
           maxTotalTimeout: this.settings.timeoutMs,
@@ -194,7 +246,14 @@ export class Upstream {
       if (result.isError) wire.isError = true;
       return wire;
     } finally {
-      this.inFlight.delete(held);
+      calls?.delete(held);
+      if (client && client !== this.client) {
+        if (this.spares.length < MAX_SPARE_SESSIONS && client.era !== undefined) this.spares.push(client);
+        else {
+          this.forget(client);
+          void client.close().catch(() => {});
+        }
+      }
       release?.();
     }
   }
@@ -203,6 +262,7 @@ export class Upstream {
   async close(): Promise<void> {
     try {
       await this.subscription?.close().catch(() => {});
+      await Promise.allSettled([...this.all].filter((c) => c !== this.client).map((c) => c.close()));
       await this.client.close();
     } finally {
       this.destroyFetch?.();
@@ -215,24 +275,24 @@ export class Upstream {
    * it goes to the only call in flight, and with several it is refused rather than guessed.
    */
   private route(
+    inFlight: ReadonlySet<HeldCall>,
     kind: "elicitation" | "sampling" | "roots",
     params: Record<string, unknown>,
     context: InputContext,
   ) {
     const scoped = currentCall.getStore();
-    if (context.era === "modern" && scoped && this.inFlight.has(scoped))
-      return scoped.ask(kind, params, context);
-    if (this.inFlight.size === 1) {
-      const [only] = this.inFlight;
+    if (context.era === "modern" && scoped && inFlight.has(scoped)) return scoped.ask(kind, params, context);
+    if (inFlight.size === 1) {
+      const [only] = inFlight;
       return (only as HeldCall).ask(kind, params, context);
     }
     // A legacy server asks for roots after the handshake, outside any call: it has none from the gateway.
-    if (kind === "roots" && this.inFlight.size === 0) return Promise.resolve({ roots: [] });
+    if (kind === "roots" && inFlight.size === 0) return Promise.resolve({ roots: [] });
     return Promise.reject(
       new Error(
-        this.inFlight.size === 0
+        inFlight.size === 0
           ? `the gateway has no call in flight to upstream "${this.name}" that this ${kind} request could belong to`
-          : `upstream "${this.name}" asked for ${kind} with ${this.inFlight.size} calls in flight; a 2025-11-25 request names no call, so the gateway refuses to guess (set gateway.upstreams.${this.name}.exclusive)`,
+          : `upstream "${this.name}" asked for ${kind} with ${inFlight.size} calls in flight; a 2025-11-25 request names no call, so the gateway refuses to guess (set gateway.upstreams.${this.name}.exclusive)`,
       ),
     );
   }

@@ -3,7 +3,7 @@
 // real server-to-client requests in the client's session; progress passes through.
 import type { Client } from "@mcpkit/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { connectClient, type RunningGateway, startGateway, startModernFixture } from "./support/harness.js";
+import { connectClient, type RunningGateway, startGateway, startHttpFixture } from "./support/harness.js";
 
 describe("a modern-only upstream through the gateway to a 2025-11-25 client", () => {
   let upstream: { url: string; close(): Promise<void> };
@@ -12,7 +12,7 @@ describe("a modern-only upstream through the gateway to a 2025-11-25 client", ()
   const asked: Array<{ kind: string; era: string }> = [];
 
   beforeAll(async () => {
-    upstream = await startModernFixture();
+    upstream = await startHttpFixture();
     running = await startGateway({
       mcpServers: { modern: { url: upstream.url } },
       gateway: { upstreams: { modern: { era: "modern" } } },

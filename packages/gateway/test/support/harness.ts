@@ -25,11 +25,13 @@ export function fixtureEntry(env: Record<string, string> = {}) {
   };
 }
 
-/** Starts the fixture as a modern-only HTTP server; resolves with its URL and a way to stop it. */
-export async function startModernFixture(): Promise<{ url: string; close(): Promise<void> }> {
+/** Starts the fixture as an HTTP server of one era; resolves with its URL and a way to stop it. */
+export async function startHttpFixture(
+  era: "modern" | "legacy" = "modern",
+): Promise<{ url: string; close(): Promise<void> }> {
   const child = spawn(
     process.execPath,
-    ["--conditions=@mcpkit/source", "--import", "tsx", fixture, "http-modern"],
+    ["--conditions=@mcpkit/source", "--import", "tsx", fixture, `http-${era}`],
     {
       cwd: packageDir,
       stdio: ["ignore", "pipe", "inherit"],
