@@ -7,6 +7,7 @@ import {
 } from "@mcpkit/protocol";
 import { InvalidResultError } from "./errors.js";
 import type { OutputValidators } from "./internal/output-validator.js";
+import { paginate } from "./internal/paginate.js";
 import { isObject } from "./internal/util.js";
 import type { ListOptions } from "./options.js";
 import type { RequestChain } from "./request-chain.js";
@@ -135,14 +136,15 @@ export class ListCache {
     const startGeneration = this.#generation[kind];
     const ticket = this.#cache.ticket();
     const items: unknown[] = [];
-    const seen = new Set<string>();
     let ttl: number | null = Number.POSITIVE_INFINITY;
     let scope: "public" | "private" = s.era === "modern" ? "public" : "private";
-    let cursor: string | undefined;
-    do {
+    const fetchPage = async (cursor: string | undefined) => {
       const page = await this.#chain.request(s, spec.method, cursor === undefined ? {} : { cursor }, call);
       if (!isObject(page))
         throw new InvalidResultError(spec.method, `${spec.method} returned no result object`);
+      return page;
+    };
+    await paginate(spec.method, fetchPage, (page) => {
       if (s.era === "modern" && readResultType(page) !== ResultType.Complete) {
         throw new InvalidResultError(spec.method, `Unexpected resultType ${JSON.stringify(page.resultType)}`);
       }
@@ -159,13 +161,7 @@ export class ListCache {
         const capability = s.serverCapabilities[spec.capability] as { listChanged?: boolean } | undefined;
         ttl = capability?.listChanged === true && ttl !== 0 ? null : 0;
       }
-      cursor = typeof page.nextCursor === "string" ? page.nextCursor : undefined;
-      if (cursor !== undefined) {
-        if (seen.has(cursor))
-          throw new InvalidResultError(spec.method, `${spec.method} repeated the cursor ${cursor}`);
-        seen.add(cursor);
-      }
-    } while (cursor !== undefined);
+    });
     let result = items;
     if (kind === "tools") result = this.#acceptTools(s, items as Tool[]);
     // A list_changed that arrived while we listed means this list may already be old: still stale.

@@ -8,6 +8,7 @@ import {
   skillUriParts,
 } from "@mcpkit/protocol/skill-content";
 import { InvalidResultError } from "./errors.js";
+import { paginate } from "./internal/paginate.js";
 import type { CallOptions } from "./options.js";
 import { SkillVerificationError } from "./skill-verification-error.js";
 import type { SkillFile, SkillsClient, SkillsHost } from "./skills.js";
@@ -90,26 +91,22 @@ export function createSkillsReader(
     async list(call) {
       requireDeclared();
       const out: Skill[] = [];
-      const seen = new Set<string>();
-      let cursor: string | undefined;
-      do {
-        const page = (await host.request("skills/list", cursor === undefined ? {} : { cursor }, call)) as
-          | ListSkillsResult
-          | undefined;
-        if (!Array.isArray(page?.skills)) {
+      const fetchPage = async (cursor: string | undefined) =>
+        (await host.request("skills/list", cursor === undefined ? {} : { cursor }, call)) as Record<
+          string,
+          unknown
+        >;
+      await paginate("skills/list", fetchPage, (page) => {
+        const skills = (page as unknown as ListSkillsResult | undefined)?.skills;
+        if (!Array.isArray(skills)) {
           throw new InvalidResultError("skills/list", "skills/list returned no skills array");
         }
-        for (const entry of page.skills) {
+        for (const entry of skills) {
           const problem = skillEntryProblem(entry);
           if (problem === undefined) out.push(entry);
           else onError(new InvalidResultError("skills/list", `Dropped a skill entry: ${problem}`));
         }
-        cursor = typeof page.nextCursor === "string" && page.nextCursor !== "" ? page.nextCursor : undefined;
-        if (cursor !== undefined && seen.has(cursor)) {
-          throw new InvalidResultError("skills/list", "skills/list repeated a cursor");
-        }
-        if (cursor !== undefined) seen.add(cursor);
-      } while (cursor !== undefined);
+      });
       return out;
     },
     async get(uri, call) {
