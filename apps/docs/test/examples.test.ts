@@ -2,7 +2,8 @@
 // output is checked — so the documentation cannot rot. The bridge examples run with the real provider
 // SDKs against a loopback scripted provider (no keys, no network). The typecheck compiles them all.
 import { execFile } from "node:child_process";
-import { readdirSync, readFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { bundleFixture } from "@mcpkit/test-kit";
@@ -486,13 +487,11 @@ describe("the CLI commands of the README, against examples/cli-server.ts", () =>
         "slow_count",
         "fail",
       ]);
-      const overHttp = await runNode(
-        bin,
-        ["inspect", "--json", "--config", "examples/mcp.json", "--server", "demo-http"],
-        {
-          DEMO_URL: url,
-        },
-      );
+      // A URL is never expanded (no ${VAR} there): the config names the README's port, the test's copy its own.
+      const config = join(mkdtempSync(join(tmpdir(), "mcpkit-docs-")), "mcp.json");
+      const example = readFileSync(join(examplesDir, "mcp.json"), "utf8");
+      writeFileSync(config, example.replace("http://127.0.0.1:8080/mcp", url));
+      const overHttp = await runNode(bin, ["inspect", "--json", "--config", config, "--server", "demo-http"]);
       expect(JSON.parse(overHttp.stdout)).toMatchObject({ era: "modern" });
     } finally {
       child.kill();
