@@ -99,6 +99,37 @@ describe("requestState refusals (-32602, the conformance scenario's error)", () 
     accepted(await retry(server, state));
   });
 
+  it("replayed on a prompt of the same name with the same arguments: the method is bound", async () => {
+    const server = asking({ requestStateKey: "k1" });
+    const ask = async (ctx: HandlerContext) =>
+      (await ctx.elicit({ message: "ok?", requestedSchema: schema }, { key: "ok" })).action as string;
+    server.registerPrompt("t", {}, async (_a, ctx) => ask(ctx));
+    const state = await firstRound(server, "t", {});
+    const prompt = await modernCall(
+      server,
+      "prompts/get",
+      { name: "t", arguments: {}, inputResponses: { ok: { action: "accept" } }, requestState: state },
+      { capabilities: caps },
+    );
+    refused(prompt.response);
+    // The prompt's own round opens with its own state, so the refusal above is the method binding.
+    const own = await modernCall(server, "prompts/get", { name: "t", arguments: {} }, { capabilities: caps });
+    expect(own.response.result.resultType).toBe("input_required");
+    const reply = await modernCall(
+      server,
+      "prompts/get",
+      {
+        name: "t",
+        arguments: {},
+        inputResponses: { ok: { action: "accept" } },
+        requestState: own.response.result.requestState,
+      },
+      { capabilities: caps },
+    );
+    expect(reply.response.error).toBeUndefined();
+    accepted(await retry(server, state, "t", {}));
+  });
+
   it("replayed by another client: another auth subject, or no authentication at all", async () => {
     const server = asking({ requestStateKey: "k1" });
     const aliceState = await firstRound(server, "t", { a: 1 }, alice);
