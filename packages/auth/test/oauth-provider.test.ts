@@ -270,6 +270,32 @@ describe("tokens: storage, refresh, issuer binding", () => {
     expect(last.headers.authorization).toBe("Bearer fresh-2");
   });
 
+  it("a refresh answered without a refresh token keeps the old one: stored, and sent on the next refresh", async () => {
+    const store = createInMemoryTokenStore();
+    const sent: Array<string | null> = [];
+    const { server, call } = await setup(
+      {
+        token: ({ form }) => {
+          if (form.get("grant_type") === "refresh_token") {
+            sent.push(form.get("refresh_token"));
+            // expires_in 1 s is inside the 30 s skew: every token is expired at once.
+            return { body: { access_token: `fresh-${sent.length}`, token_type: "Bearer", expires_in: 1 } };
+          }
+          return {
+            body: { access_token: "short", token_type: "Bearer", expires_in: 1, refresh_token: "rt-1" },
+          };
+        },
+      },
+      { store },
+    );
+    for (let i = 0; i < 3; i++) expect((await call()).status).toBe(200);
+    expect(sent.length).toBeGreaterThanOrEqual(2);
+    expect(new Set(sent)).toEqual(new Set(["rt-1"]));
+    expect(only(server, "/authorize")).toHaveLength(1);
+    const saved = await store.get(server.issuer);
+    expect(saved?.tokens?.[server.mcpUrl]?.refresh_token).toBe("rt-1");
+  });
+
   it("on a 401 for a rejected token, refreshes instead of re-authorizing", async () => {
     let n = 0;
     const { server, call } = await setup({
