@@ -85,17 +85,26 @@ describeRedis("createRedisTaskStore", () => {
     expect(ownTtl).toBeLessThanOrEqual(30_000);
     expect(storeTtl).toBeGreaterThan(30_000);
     expect(storeTtl).toBeLessThanOrEqual(120_000);
-    await client.del(`${prefix}task:${own.taskId}`);
-    expect(await a.get(own.taskId)).toBeUndefined();
+    // Lapse by Redis's own expiry, not DEL.
+    await client.pExpire(`${prefix}task:${own.taskId}`, 30);
+    await expect.poll(() => a.get(own.taskId), { timeout: 5_000, interval: 20 }).toBeUndefined();
   });
 
   it("a lapsed lease makes a running task failed on its first read, for good", async () => {
-    const [a, b] = pair();
+    // Renewals every 20 s: none comes while this test lets the lease time out.
+    const [a, b] = pair({ leaseMs: 60_000 });
     const t = task({ status: "input_required", inputRequests: { k: { method: "roots/list", params: {} } } });
+    const lease = `${prefix}task-lease:${t.taskId}`;
     await a.create(t);
-    expect(await client.get(`${prefix}task-lease:${t.taskId}`)).toBe(a.instanceId);
-    // The instance died: its lease key times out.
-    await client.del(`${prefix}task-lease:${t.taskId}`);
+    expect(await client.get(lease)).toBe(a.instanceId);
+    // A lease always expires (pTTL -1 is a lease with no expiry, -2 no lease at all), within leaseMs.
+    const ttl = await client.pTTL(lease);
+    expect(ttl).toBeGreaterThan(0);
+    expect(ttl).toBeLessThanOrEqual(60_000);
+    expect(await b.get(t.taskId)).toMatchObject({ status: "input_required" });
+    // The instance died: its lease key times out in Redis itself (no DEL).
+    await client.pExpire(lease, 30);
+    await expect.poll(() => client.exists(lease), { timeout: 5_000, interval: 20 }).toBe(0);
     const failed = await b.get(t.taskId);
     expect(failed).toMatchObject({
       status: "failed",
