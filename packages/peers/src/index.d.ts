@@ -26,6 +26,11 @@ export declare function conformanceNodeArgs(): string[];
  */
 export declare function inspectorCliEntry(): string;
 export declare function inspectorInstalled(): boolean;
+/**
+ * For a test that needs the inspector CLI: true when installed; otherwise prints why the test skips and
+ * answers false, or throws under `CI=true`.
+ */
+export declare function inspectorOrSkip(): boolean;
 
 /** A TCP port on 127.0.0.1 that was free a moment ago. */
 export declare function freePort(): Promise<number>;
