@@ -24,6 +24,13 @@ declare global {
   function mcpHandler(request: Request): Promise<Response>;
   /** Opens a URL in the user's browser (the `open` package). */
   function open(url: string): Promise<unknown>;
+  /** A transport to a server (any of stdio, Streamable HTTP, in-memory), a live one for a cassette check. */
+  const transport: import("@mcpkit/jsonrpc").Transport;
+  const liveTransport: import("@mcpkit/jsonrpc").Transport;
+  /** A tool's arguments, and a host's chat UI and a view's renderer. */
+  const args: Record<string, unknown>;
+  const chat: { addUserMessage(content: unknown): void };
+  function render(content: unknown): void;
   /** The host's UI and model: whatever they answer is the reader's to supply. */
   function askUser(params: unknown): Promise<never>;
   function runModel(params: unknown): Promise<never>;
