@@ -3,7 +3,7 @@ import { ConnectionClosedError, TimeoutError } from "@mcpkit/jsonrpc";
 import { type CallToolResult, type JsonValue, McpError } from "@mcpkit/protocol";
 import { type HandlerContext, isInputRequired } from "@mcpkit/server";
 import { McpCrashError } from "@mcpkit/transport-stdio";
-import { HeldCall, type UpstreamInput } from "./held-call.js";
+import { HeldCall, type PendingInput, type UpstreamInput } from "./held-call.js";
 import type { Upstream } from "./upstream.js";
 
 const HELD_KEY = "gateway.held";
@@ -67,6 +67,37 @@ export async function forwardToolCall(
   ctx: HandlerContext,
   owner: string,
 ): Promise<CallToolResult> {
+  let signal: AbortSignal | undefined;
+  try {
+    return await forwardHeld(
+      held,
+      upstream,
+      (call) => {
+        signal = call.controller.signal;
+        return upstream.callTool(call, toolName, args);
+      },
+      ctx,
+      owner,
+    );
+  } catch (error) {
+    if (isInputRequired(error) || signal === undefined) throw error;
+    return failure(upstream, toolName, error, signal);
+  }
+}
+
+/**
+ * Forwards one request of any kind (`tools/call`, `prompts/get`, `resources/read`) as a held call: the
+ * upstream's questions during it are asked of the downstream client through `ctx` (see
+ * {@link forwardToolCall}); requests the upstream makes at once are asked in one round.
+ * @throws what the upstream request threw, or the `input_required` signal that ends a round.
+ */
+export async function forwardHeld<T>(
+  held: HeldCalls,
+  upstream: Upstream,
+  start: (call: HeldCall) => Promise<T>,
+  ctx: HandlerContext,
+  owner: string,
+): Promise<T> {
   let call: HeldCall | undefined;
   const heldId = ctx.state.get(HELD_KEY);
   if (typeof heldId === "string") {
@@ -77,9 +108,9 @@ export async function forwardToolCall(
     if (found?.pending) {
       call = found;
       call.release();
-      const { input, key, round } = found.pending;
+      const pending = found.pending;
       found.pending = undefined;
-      await answer(ctx, input, key, round);
+      await answerAll(ctx, found, pending);
     }
     // Not held here (another instance behind the load balancer, a restart, an expired hold): the call is
     // made again and the upstream's questions answered from the answers sealed in requestState, in order.
@@ -88,7 +119,7 @@ export async function forwardToolCall(
     const fresh = new HeldCall(randomUUID(), upstream.name, owner);
     call = fresh;
     held.add(fresh);
-    upstream.callTool(fresh, toolName, args).then(
+    start(fresh).then(
       (result) => fresh.push({ kind: "result", result }),
       (error: unknown) => fresh.push({ kind: "failed", error }),
     );
@@ -99,18 +130,21 @@ export async function forwardToolCall(
   try {
     for (;;) {
       const event = await current.next(ctx.signal);
-      if (event.kind === "result") return event.result;
-      if (event.kind === "failed") return failure(upstream, toolName, event.error, current.controller.signal);
-      const round = current.rounds++;
-      // The upstream's own key when it gave one (a 2026-07-28 upstream), so the client sees the same names.
-      let key = event.input.key ?? `gateway-${round}`;
-      if (current.usedKeys.has(key)) key = `${key}-${round}`;
-      current.usedKeys.add(key);
+      if (event.kind === "result") return event.result as T;
+      if (event.kind === "failed") throw event.error;
+      // A legacy server's concurrent requests arrive one by one: those of one moment form one round.
+      if (ctx.era === "modern") await new Promise((resolve) => setTimeout(resolve, BATCH_MS));
+      const batch = [event.input, ...current.drainInputs()].map((input) => {
+        const round = current.rounds++;
+        // The upstream's own key when it gave one (a 2026-07-28 upstream), so the client sees its names.
+        let key = input.key ?? `gateway-${round}`;
+        if (current.usedKeys.has(key)) key = `${key}-${round}`;
+        current.usedKeys.add(key);
+        return { input, key, round };
+      });
       ctx.state.set(HELD_KEY, current.id);
       ctx.state.set(OWNER_KEY, owner);
-      current.pending = { input: event.input, key, round };
-      await answer(ctx, event.input, key, round);
-      current.pending = undefined;
+      await answerAll(ctx, current, batch);
     }
   } catch (error) {
     if (isInputRequired(error)) {
@@ -121,6 +155,16 @@ export async function forwardToolCall(
   } finally {
     if (current.pending === undefined) held.delete(current);
   }
+}
+
+/** How long a round waits for more of a legacy upstream's concurrent requests, in ms. */
+const BATCH_MS = 15;
+
+/** Asks a batch at once (one `input_required` round); keeps it pending on the call until all are answered. */
+async function answerAll(ctx: HandlerContext, call: HeldCall, batch: PendingInput[]): Promise<void> {
+  call.pending = batch;
+  await Promise.all(batch.map((b) => answer(ctx, b.input, b.key, b.round)));
+  call.pending = undefined;
 }
 
 /**
@@ -150,8 +194,16 @@ async function answer(ctx: HandlerContext, input: UpstreamInput, key: string, ro
     return;
   }
   // Kept in requestState, so a retry that reaches another instance can replay the call.
-  ctx.state.set(ANSWERS_KEY, Object.assign({}, answers, { [slot]: reply as JsonValue }));
+  ctx.state.set(ANSWERS_KEY, Object.assign({}, sealedAnswers(ctx), { [slot]: reply as JsonValue }));
   input.resolve(reply);
+}
+
+function sealedAnswers(ctx: HandlerContext): Record<string, JsonValue> {
+  const given = ctx.state.get(ANSWERS_KEY);
+  return (typeof given === "object" && given !== null && !Array.isArray(given) ? given : {}) as Record<
+    string,
+    JsonValue
+  >;
 }
 
 function failure(upstream: Upstream, tool: string, error: unknown, signal: AbortSignal): CallToolResult {

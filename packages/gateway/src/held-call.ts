@@ -1,5 +1,4 @@
 import type { InputContext } from "@mcpkit/client";
-import type { CallToolResult } from "@mcpkit/protocol";
 
 /** What an upstream asked of the client during a call: `elicitation`, `sampling` or `roots`, with its params. */
 export interface UpstreamInput {
@@ -12,9 +11,16 @@ export interface UpstreamInput {
   reject(error: Error): void;
 }
 
+/** An upstream input request asked of the downstream client under `key`, in round order `round`. */
+export interface PendingInput {
+  readonly input: UpstreamInput;
+  readonly key: string;
+  readonly round: number;
+}
+
 /** The next thing a held call has for its downstream caller: the upstream's result, or an input request. */
 export type HeldEvent =
-  | { readonly kind: "result"; readonly result: CallToolResult }
+  | { readonly kind: "result"; readonly result: unknown }
   | { readonly kind: "failed"; readonly error: unknown }
   | { readonly kind: "input"; readonly input: UpstreamInput };
 
@@ -35,7 +41,7 @@ export class HeldCall {
   /** Aborts the upstream call. */
   readonly controller = new AbortController();
   /** The input the upstream waits on while the downstream client is asked (between rounds). */
-  pending: { input: UpstreamInput; key: string; round: number } | undefined;
+  pending: PendingInput[] | undefined;
   /** The downstream keys used so far (a key the upstream uses twice gets its round number added). */
   readonly usedKeys = new Set<string>();
   /** The number of input rounds so far (names each round's key). */
@@ -71,6 +77,7 @@ export class HeldCall {
         input: {
           kind,
           params,
+          key: context.key,
           resolve: (answer) => {
             context.signal.removeEventListener("abort", onAbort);
             resolve(answer);
@@ -82,6 +89,19 @@ export class HeldCall {
         },
       });
     });
+  }
+
+  /** Takes the input requests queued now (leaving a result or failure queued). */
+  drainInputs(): UpstreamInput[] {
+    const inputs: UpstreamInput[] = [];
+    for (let i = 0; i < this.events.length; ) {
+      const event = this.events[i] as HeldEvent;
+      if (event.kind === "input") {
+        inputs.push(event.input);
+        this.events.splice(i, 1);
+      } else i++;
+    }
+    return inputs;
   }
 
   /**
@@ -110,7 +130,7 @@ export class HeldCall {
   hold(ms: number, onExpire: () => void): void {
     this.release();
     this.holdTimer = setTimeout(() => {
-      this.pending?.input.reject(new Error("the client did not answer in time"));
+      for (const p of this.pending ?? []) p.input.reject(new Error("the client did not answer in time"));
       this.controller.abort(new Error(`the client did not answer the input request within ${ms} ms`));
       onExpire();
     }, ms);

@@ -1,3 +1,4 @@
+import type { CallOptions, Client } from "@mcpkit/client";
 import type { CallToolResult, Tool } from "@mcpkit/protocol";
 import {
   createServer,
@@ -10,7 +11,7 @@ import {
 import type { AuditRecord, AuditSink } from "./audit.js";
 import type { Caller } from "./caller.js";
 import type { Exposed, MergedCatalog } from "./catalog.js";
-import { forwardToolCall, type HeldCalls } from "./forward-tool.js";
+import { forwardHeld, forwardToolCall, type HeldCalls } from "./forward-tool.js";
 import type { IdentityLimits } from "./limits.js";
 import { allows } from "./rules.js";
 import { registerSearchTools } from "./search-tools.js";
@@ -77,9 +78,9 @@ export class ProfileServer {
           const { name: _n, ...config } = p.item;
           return this.server.registerPrompt(p.name, config as never, (args, ctx) =>
             this.run(ctx, "prompts/get", p, args, () =>
-              this.upstream(p.upstream).client.getPrompt(p.item.name, args as Record<string, string>, {
-                signal: ctx.signal,
-              }),
+              this.held(ctx, p.upstream, (client, options) =>
+                client.getPrompt(p.item.name, args as Record<string, string>, options),
+              ),
             ),
           );
         },
@@ -93,7 +94,9 @@ export class ProfileServer {
         const { uri: _u, uriTemplate, ...config } = item;
         const read = (uri: string, ctx: HandlerContext) =>
           this.run(ctx, "resources/read", r, { uri }, () =>
-            this.upstream(r.upstream).client.readResource(uri, { signal: ctx.signal, refresh: true }),
+            this.held(ctx, r.upstream, (client, options) =>
+              client.readResource(uri, Object.assign(options, { refresh: true })),
+            ),
           );
         return uriTemplate === undefined
           ? this.server.registerResource(r.name, config as never, read)
@@ -202,6 +205,17 @@ export class ProfileServer {
         this.deps.onError(new Error(`profile "${this.name}": ${(error as Error).message}`, { cause: error }));
       }
     }
+  }
+
+  /** Forwards a prompt or resource request as a held call (its upstream may ask the client too). */
+  private held<T>(
+    ctx: HandlerContext,
+    upstream: string,
+    request: (client: Client, options: CallOptions) => Promise<T>,
+  ): Promise<T> {
+    const target = this.upstream(upstream);
+    const owner = callerOf(ctx).identity.id;
+    return forwardHeld(this.deps.held, target, (call) => target.run(call, request), ctx, owner);
   }
 
   private upstream(name: string): Upstream {

@@ -1,5 +1,6 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import {
+  type CallOptions,
   type Client,
   createClient,
   type InputContext,
@@ -220,11 +221,21 @@ export class Upstream {
     return { tools, prompts, resources, templates };
   }
 
-  /**
-   * Calls a tool for a held call: its signal is the held call's, input requests of the upstream during
-   * it reach the held call, and with `exclusive` it waits for the calls before it.
-   */
+  /** Calls a tool for a held call (see {@link run}); the result in its wire form. */
   async callTool(held: HeldCall, name: string, args: Record<string, unknown>): Promise<CallToolResult> {
+    const result = await this.run(held, (client, options) => client.callTool(name, args, options));
+    const wire: CallToolResult = { content: result.parts };
+    if (result.structured !== undefined) wire.structuredContent = result.structured as never;
+    if (result.isError) wire.isError = true;
+    return wire;
+  }
+
+  /**
+   * Runs one request for a held call: on a session of its own when the upstream needs it, with the held
+   * call's signal, the upstream's timeout and progress, so that input requests of the upstream during
+   * it reach the held call; with `exclusive` it waits for the calls before it.
+   */
+  async run<T>(held: HeldCall, request: (client: Client, options: CallOptions) => Promise<T>): Promise<T> {
     const release = this.settings.exclusive ? await this.turn.acquire(held.controller.signal) : undefined;
     let client: Client | undefined;
     let calls: Set<HeldCall> | undefined;
@@ -233,18 +244,13 @@ export class Upstream {
       const session = client;
       calls = this.inFlight.get(session) as Set<HeldCall>;
       calls.add(held);
-      const result = await currentCall.run(held, () =>
-        session.callTool(name, args, {
-          signal: held.controller.signal,
-          timeout: this.settings.timeoutMs,
-          maxTotalTimeout: this.settings.timeoutMs,
-          onProgress: (p) => held.onProgress?.(p.progress, p.total, p.message),
-        }),
-      );
-      const wire: CallToolResult = { content: result.parts };
-      if (result.structured !== undefined) wire.structuredContent = result.structured as never;
-      if (result.isError) wire.isError = true;
-      return wire;
+      const options: CallOptions = {
+        signal: held.controller.signal,
+        timeout: this.settings.timeoutMs,
+        maxTotalTimeout: this.settings.timeoutMs,
+        onProgress: (p) => held.onProgress?.(p.progress, p.total, p.message),
+      };
+      return await currentCall.run(held, () => request(session, options));
     } finally {
       calls?.delete(held);
       if (client && client !== this.client) {
