@@ -22,6 +22,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, statSync, w
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { conformanceNodeArgs, parseConformanceList } from "../packages/peers/src/index.js";
+import { scenarioVerdict, tallyChecks } from "./conformance-verdict.mjs";
 
 const TIMESTAMP = /-\d{4}-\d{2}-\d{2}T\d{2}-\d{2}-\d{2}-\d{3}Z$/;
 
@@ -96,12 +97,6 @@ function scenarioOf(outDir, checksFile, role) {
   rel = rel.replace(TIMESTAMP, "");
   if (role === "server" && rel.startsWith("server-")) rel = rel.slice("server-".length);
   return rel;
-}
-
-function tally(checks) {
-  const counts = { SUCCESS: 0, FAILURE: 0, WARNING: 0, SKIPPED: 0, INFO: 0 };
-  for (const check of checks) counts[check.status] = (counts[check.status] ?? 0) + 1;
-  return counts;
 }
 
 function oneLine(text, max = 160) {
@@ -189,17 +184,8 @@ async function main() {
 
   const rows = expected.map((name) => {
     const result = results.get(name);
-    const counts = tally(result?.checks ?? []);
-    let verdict = "PASS";
-    let why = "";
-    if (!result) {
-      verdict = "FAIL";
-      why = "no results (not run, crashed or timed out)";
-    } else if (counts.FAILURE > 0) verdict = "FAIL";
-    else if (counts.SUCCESS === 0) {
-      verdict = "FAIL";
-      why = counts.WARNING > 0 ? "only warnings, no SUCCESS" : "no SUCCESS check";
-    }
+    const counts = tallyChecks(result?.checks ?? []);
+    const { verdict, why } = scenarioVerdict(result?.checks);
     return {
       scenario: name,
       scored: isScored(name),

@@ -19,6 +19,7 @@ import {
   startRuntimeServer,
   stdioCell,
 } from "./runner/cells.mjs";
+import { gateExitCode } from "./runner/gate.mjs";
 import { ensureRuntimes } from "./runner/install.mjs";
 import { freePort } from "./runner/processes.mjs";
 import { runtimes, versionOf } from "./runner/runtimes.mjs";
@@ -163,4 +164,4 @@ for (const rt of selected) console.log(`${rt.label.padEnd(8)} ${versionOf(rt)}  
 const json = option("--json");
 if (json) writeFileSync(json, `${JSON.stringify(Object.fromEntries(results), null, 2)}\n`);
 console.log(`\nruntimes: ${passed} passed, ${failed} failed, ${skipped} skipped`);
-if (failed > 0) process.exitCode = 1;
+if (gateExitCode({ passed, failed }) !== 0) process.exitCode = 1;

@@ -6,6 +6,7 @@ import { createServer } from "node:http";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { distDir } from "./bundle.mjs";
+import { eraCell } from "./gate.mjs";
 import { freePort, runToEnd, startServer } from "./processes.mjs";
 import { repoRoot } from "./runtimes.mjs";
 
@@ -23,17 +24,6 @@ function reportCell(run, what) {
     return fail(`${what}: no report (exit ${run.code})`, `${run.stdout}\n${run.stderr}`.slice(-3000));
   }
   return eraCell(reports, what, run.code === 0 ? "" : `${run.stdout}\n${run.stderr}`);
-}
-
-function eraCell(reports, what, log = "") {
-  const bad = reports.filter((r) => !r.ok);
-  if (bad.length === 0) {
-    const served = reports[0]?.checks.find((c) => c.startsWith("served by "));
-    const counted = (r) => r.checks.filter((c) => !c.startsWith("served by ")).length;
-    const counts = reports.map((r) => `${r.era} ${counted(r)} checks`).join(", ");
-    return pass(`${what}: ${counts}${served ? ` (${served})` : ""}`);
-  }
-  return fail(`${what}: ${bad.map((r) => `${r.era}: ${r.error}`).join("; ")}`, log.slice(-3000));
 }
 
 /** The `workerd serve` argv for one worker module on `port`, with text bindings. */
@@ -161,6 +151,12 @@ export async function conformanceCell(url) {
       // A scenario the suite itself skipped (no check ran, one SKIPPED) fails the tier rule on every
       // runtime, Node included: reported by name, not counted against the runtime.
       const suiteSkipped = (s) => s.counts.SUCCESS === 0 && s.counts.FAILURE === 0 && s.counts.SKIPPED > 0;
+      if (!(result.total > 0)) {
+        ok = false;
+        parts.push(`${revision}: an empty report (no scored scenario ran)`);
+        log += run.stdout.slice(-3000);
+        continue;
+      }
       const others = result.scenarios.filter((s) => !s.scored && !suiteSkipped(s));
       const skippedNames = result.scenarios
         .filter((s) => !s.scored && suiteSkipped(s))
