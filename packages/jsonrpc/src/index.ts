@@ -8,6 +8,7 @@ export {
   TransportError,
 } from "./errors.js";
 export { createInMemoryPair, type InMemoryPairOptions } from "./in-memory.js";
+export { isObject } from "./is-object.js";
 export {
   createLineFramer,
   DEFAULT_MAX_FRAME_BYTES,
@@ -48,6 +49,7 @@ export type {
   RequestHandler,
   RequestOptions,
 } from "./peer-types.js";
+export { randomId } from "./random-id.js";
 export { sleep } from "./sleep.js";
 export type { MessageInfo, SendOptions, Transport, TransportSink, TransportTraits } from "./transport.js";
 // tapTransport and formatWireEvent are the `@mcpkit/jsonrpc/wire-trace` entry (loaded only when tracing).

@@ -48,6 +48,12 @@ export {
   SKILL_MD,
   SKILLS_EXTENSION_ID,
 } from "./skills.js";
+export type {
+  InferOutput,
+  StandardSchemaIssue,
+  StandardSchemaResult,
+  StandardSchemaV1,
+} from "./standard-schema.js";
 // The spans and metrics themselves are the `@mcpkit/protocol/telemetry` entry, loaded only by a client or
 // server that uses them (a browser client without OpenTelemetry never downloads them).
 export type {

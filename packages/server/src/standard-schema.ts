@@ -1,38 +1,13 @@
-import type { JsonSchema } from "@mcpkit/protocol";
+import type {
+  InferOutput,
+  JsonSchema,
+  StandardSchemaIssue,
+  StandardSchemaResult,
+  StandardSchemaV1,
+} from "@mcpkit/protocol";
 
-/** One problem a Standard Schema found in a value. */
-export interface StandardSchemaIssue {
-  readonly message: string;
-  readonly path?: ReadonlyArray<PropertyKey | { readonly key: PropertyKey }> | undefined;
-}
-
-/** What `~standard.validate` returns: the typed value, or the issues. */
-export type StandardSchemaResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: ReadonlyArray<StandardSchemaIssue> };
-
-/**
- * A Standard Schema v1 (https://standardschema.dev): zod 4, valibot, arktype and others implement it.
- * Declared structurally here so the server depends on no schema library. `jsonSchema` is the optional
- * Standard JSON Schema extension (zod ≥ 4.2, arktype, valibot through `@valibot/to-json-schema`).
- */
-export interface StandardSchemaV1<Input = unknown, Output = Input> {
-  readonly "~standard": {
-    readonly version: 1;
-    readonly vendor: string;
-    readonly validate: (
-      value: unknown,
-    ) => StandardSchemaResult<Output> | Promise<StandardSchemaResult<Output>>;
-    readonly types?: { readonly input: Input; readonly output: Output } | undefined;
-    readonly jsonSchema?: {
-      readonly input: (options: { readonly target: string }) => Record<string, unknown>;
-      readonly output: (options: { readonly target: string }) => Record<string, unknown>;
-    };
-  };
-}
-
-/** The validated (output) type of a Standard Schema. */
-export type InferOutput<S> = S extends StandardSchemaV1<any, infer O> ? O : never;
+// The one Standard Schema type is protocol's; the server exports it under the same names.
+export type { InferOutput, StandardSchemaIssue, StandardSchemaResult, StandardSchemaV1 };
 
 /**
  * Converts a Standard Schema to a JSON Schema, for `tools/list`. Give one to `createServer` for a schema
