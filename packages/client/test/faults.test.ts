@@ -11,7 +11,7 @@ import {
   type ServerResponse,
 } from "node:http";
 import type { AddressInfo } from "node:net";
-import { TimeoutError } from "@mcpkit/jsonrpc";
+import { TimeoutError, TransportError } from "@mcpkit/jsonrpc";
 import { createServer } from "@mcpkit/server";
 import { createStreamableHttpClientTransport } from "@mcpkit/transport-http";
 import { listen } from "@mcpkit/transport-http/node";
@@ -166,7 +166,11 @@ describe("client fault battery", () => {
       );
     });
     const client = await modernClient(url, { requestTimeout: 5_000 });
-    await expect(client.callTool("x")).rejects.toThrow();
+    // The reset is named: the broken stream, with the socket's error as its cause (not a timeout).
+    const broken = await client.callTool("x").catch((error: unknown) => error);
+    expect(broken).toBeInstanceOf(TransportError);
+    expect((broken as Error).message).toMatch(/^The response stream of request \d+ broke$/);
+    expect((broken as Error).cause).toBeDefined();
     expect((await client.callTool("x")).content).toBe("fine");
     await client.close();
     for (const f of cleanup.splice(0).reverse()) await f();

@@ -1,4 +1,4 @@
-import type { RequestContext } from "@mcpkit/jsonrpc";
+import { ConnectionClosedError, type RequestContext } from "@mcpkit/jsonrpc";
 import { afterEach, describe, expect, it } from "vitest";
 import {
   type Client,
@@ -175,7 +175,7 @@ describe("subscribe, modern (subscriptions/listen)", () => {
     const sub = c.subscribe({ toolsListChanged: true });
     await sub.acknowledged;
     await r.close();
-    await expect(sub.next()).rejects.toThrow();
+    await expect(sub.next()).rejects.toBeInstanceOf(ConnectionClosedError);
     expect(sub.closed).toBe(true);
     void c;
   });

@@ -1,6 +1,7 @@
 // A protected server: serve({ protect }) with @mcpkit/auth's resource-server helpers, and clients that
 // come with and without a token.
-import { type AuthInfo, createProtectedResource, type TokenVerifier } from "@mcpkit/auth";
+import { type AuthInfo, createProtectedResource, InvalidTokenError, type TokenVerifier } from "@mcpkit/auth";
+import { HttpError } from "@mcpkit/transport-http";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { connect, createServer, type RunningServer, serve } from "../src/index.js";
 import { freePort } from "./free-port.js";
@@ -9,7 +10,8 @@ import { freePort } from "./free-port.js";
 // tested in @mcpkit/auth against a real authorization server); what matters here is the wiring.
 const verifier: TokenVerifier = {
   async verify(token): Promise<AuthInfo> {
-    if (token !== "good-token") throw new Error("unknown token");
+    // InvalidTokenError is the verifier contract for a bad token (401); any other throw is an outage (500).
+    if (token !== "good-token") throw new InvalidTokenError("unknown token");
     return { subject: "ada", scopes: ["mcp"], audience: [resourceUrl], claims: { sub: "ada" } };
   },
 };
@@ -67,6 +69,10 @@ describe("serve({ protect }) + connect({ bearerToken })", () => {
   });
 
   it("refuses a client with a bad token", async () => {
-    await expect(connect(running.url, { bearerToken: "stolen", connectTimeout: 10_000 })).rejects.toThrow();
+    const refused = await connect(running.url, { bearerToken: "stolen", connectTimeout: 10_000 }).catch(
+      (error: unknown) => error,
+    );
+    expect(refused).toBeInstanceOf(HttpError);
+    expect((refused as HttpError).status).toBe(401);
   });
 });
