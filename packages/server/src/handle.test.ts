@@ -156,6 +156,30 @@ describe("Server.handle: a 2026-07-28 request as a function call", () => {
     expect(await server.handle(note)).toBeUndefined();
   });
 
+  it("tells onMessage and the wire trace of every message in and out, from a tap made once", async () => {
+    const events: Array<{ direction: string; message: unknown }> = [];
+    const lines: string[] = [];
+    server = createServer({
+      name: "traced",
+      version: "1",
+      telemetry: false,
+      onMessage: (e) => events.push({ direction: e.direction, message: e.message }),
+      trace: (line) => lines.push(line),
+    });
+    server.registerTool("steps", {}, async (_args, ctx) => {
+      await ctx.progress(1);
+      return "done";
+    });
+    const request = call("steps", {}, { progressToken: 7 });
+    await server.handle(request, { notify: () => {} });
+    expect(events.map((e) => e.direction)).toEqual(["in", "out", "out"]);
+    expect(events[0]!.message).toBe(request);
+    expect(events[1]!.message).toMatchObject({ method: "notifications/progress" });
+    expect(events[2]!.message).toMatchObject({ id: request.id, result: { resultType: "complete" } });
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toContain("server http");
+  });
+
   it("rejects after close(); an @mcpkit/server Server is the ServerLike the HTTP handler takes", async () => {
     server = fixture();
     const servable: ServerLike = server;
