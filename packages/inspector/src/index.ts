@@ -1,0 +1,13 @@
+// The public surface of @mcpkit/inspector. Explicit named exports only: a test snapshots this list.
+
+export type { AccessDecision } from "./access.js";
+export type { ConnectionState, ConnectionSummary } from "./connection.js";
+export { type ConnectEvidence, type Diagnosis, diagnose } from "./doctor.js";
+export {
+  defaultAppDir,
+  type InspectorOptions,
+  type RunningInspector,
+  startInspector,
+} from "./inspector-server.js";
+export { type HttpMode, type InspectorTarget, parseTarget } from "./target.js";
+export type { WireEntry } from "./wire-log.js";

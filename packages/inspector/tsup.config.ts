@@ -1,0 +1,3 @@
+import { defineConfig, packageBuild } from "../../tsup.shared.js";
+
+export default defineConfig(packageBuild(["src/index.ts"]));
