@@ -67,7 +67,11 @@ export class ServerCore {
     if (options.icons !== undefined) info.icons = options.icons;
     this.info = info;
     this.logger = options.logger ?? {
-      error: (message, error) => console.error(`[mcpkit/server] ${message}`, error),
+      // A message without a detail is printed alone (console.error would print a stray "undefined").
+      error: (message, error) =>
+        error === undefined
+          ? console.error(`[mcpkit/server] ${message}`)
+          : console.error(`[mcpkit/server] ${message}`, error),
     };
     this.pageSize = options.pageSize ?? 100;
     if (!(this.pageSize >= 1))
