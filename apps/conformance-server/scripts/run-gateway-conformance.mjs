@@ -8,10 +8,10 @@
 // failed scored scenario. Build the server first: `pnpm --filter @mcpkit/conformance-server build`.
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import net from "node:net";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { freePort, run, stopAll, waitForPort } from "./processes.mjs";
 
 const appDir = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "..");
 const repoRoot = path.resolve(appDir, "../..");
@@ -26,58 +26,6 @@ const extra = process.argv.slice(process.argv[2] in DIRECTIONS ? 3 : 2);
 if (!existsSync(entry)) {
   console.error(`run-gateway-conformance: ${entry} is missing; build @mcpkit/conformance-server first`);
   process.exit(2);
-}
-
-function freePort() {
-  return new Promise((resolve, reject) => {
-    const probe = net.createServer();
-    probe.once("error", reject);
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address();
-      probe.close(() => resolve(port));
-    });
-  });
-}
-
-/** Resolves once `port` accepts a connection, or rejects when the child exits or `timeoutMs` passes. */
-function waitForPort(port, child, timeoutMs) {
-  const deadline = Date.now() + timeoutMs;
-  return new Promise((resolve, reject) => {
-    const attempt = () => {
-      if (child.exitCode !== null) return reject(new Error(`a child exited with ${child.exitCode} before listening`));
-      const socket = net.connect(port, "127.0.0.1");
-      socket.once("connect", () => {
-        socket.destroy();
-        resolve();
-      });
-      socket.once("error", () => {
-        socket.destroy();
-        if (Date.now() > deadline) reject(new Error(`nothing listened on port ${port} within ${timeoutMs} ms`));
-        else setTimeout(attempt, 50);
-      });
-    };
-    attempt();
-  });
-}
-
-function run(command, args) {
-  return new Promise((resolve) => {
-    const child = spawn(command, args, { stdio: "inherit", cwd: repoRoot });
-    child.once("exit", (code, signal) => resolve(code ?? (signal ? 1 : 0)));
-  });
-}
-
-async function stopAll(children) {
-  await Promise.all(
-    children.map(async (child) => {
-      if (child.exitCode !== null || child.signalCode !== null) return;
-      const exited = new Promise((resolve) => child.once("exit", resolve));
-      child.kill("SIGTERM");
-      const timer = setTimeout(() => child.kill("SIGKILL"), 5_000);
-      await exited;
-      clearTimeout(timer);
-    }),
-  );
 }
 
 let failed = false;
@@ -104,24 +52,42 @@ try {
       const gatewayPort = await freePort();
       const gateway = spawn(
         process.execPath,
-        ["--conditions=@mcpkit/source", "--import", "tsx", cliEntry, "gateway", "--config", config, "--port", String(gatewayPort)],
+        [
+          "--conditions=@mcpkit/source",
+          "--import",
+          "tsx",
+          cliEntry,
+          "gateway",
+          "--config",
+          config,
+          "--port",
+          String(gatewayPort),
+        ],
         { cwd: gatewayDir, stdio: ["ignore", "inherit", "inherit"] },
       );
       children.push(gateway);
       await waitForPort(gatewayPort, gateway, 30_000);
-      console.log(`gateway on ${gatewayPort} in front of the ${era}-only conformance server on ${upstreamPort}`);
-      const code = await run(process.execPath, [
-        runner,
-        "server",
-        "--url",
-        `http://127.0.0.1:${gatewayPort}/mcp`,
-        "--requirements",
-        DIRECTIONS[era],
-        ...extra,
-      ]);
+      console.log(
+        `gateway on ${gatewayPort} in front of the ${era}-only conformance server on ${upstreamPort}`,
+      );
+      const code = await run(
+        process.execPath,
+        [
+          runner,
+          "server",
+          "--url",
+          `http://127.0.0.1:${gatewayPort}/mcp`,
+          "--requirements",
+          DIRECTIONS[era],
+          ...extra,
+        ],
+        repoRoot,
+      );
       if (code !== 0) {
         failed = true;
-        console.error(`run-gateway-conformance: ${DIRECTIONS[era]} through the gateway (${era}-only upstream) exited with ${code}`);
+        console.error(
+          `run-gateway-conformance: ${DIRECTIONS[era]} through the gateway (${era}-only upstream) exited with ${code}`,
+        );
       }
     } finally {
       await stopAll(children);

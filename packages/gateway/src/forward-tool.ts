@@ -127,6 +127,7 @@ export async function forwardHeld<T>(
   const current = call;
   current.onProgress = (progress, total, message) =>
     void ctx.progress(progress, total, message).catch(() => {});
+  current.onLog = (line) => void ctx.log(line.level, line.data, line.logger).catch(() => {});
   try {
     for (;;) {
       const event = await current.next(ctx.signal);
@@ -149,6 +150,7 @@ export async function forwardHeld<T>(
   } catch (error) {
     if (isInputRequired(error)) {
       current.onProgress = undefined;
+      current.onLog = undefined;
       current.hold(held.holdMs, () => held.delete(current));
     }
     throw error;

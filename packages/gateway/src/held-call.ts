@@ -1,4 +1,5 @@
 import type { InputContext } from "@mcpkit/client";
+import type { LoggingMessageNotificationParams } from "@mcpkit/protocol";
 
 /** What an upstream asked of the client during a call: `elicitation`, `sampling` or `roots`, with its params. */
 export interface UpstreamInput {
@@ -46,6 +47,8 @@ export class HeldCall {
   readonly usedKeys = new Set<string>();
   /** The number of input rounds so far (names each round's key). */
   rounds = 0;
+  /** Receives the upstream's log lines (`notifications/message`) for the attempt that waits now. */
+  onLog: ((params: LoggingMessageNotificationParams) => void) | undefined;
   /** Receives the upstream's progress for the attempt that waits now. */
   onProgress: ((progress: number, total?: number, message?: string) => void) | undefined;
 

@@ -114,6 +114,7 @@ export class Upstream {
           sampling: (params, context) => this.route(calls, "sampling", params as never, context) as never,
           roots: (context) => this.route(calls, "roots", {}, context) as never,
         },
+        onLog: (params) => this.findCall(calls, client.era)?.onLog?.(params),
         onError: (error) =>
           options.onError(new Error(`upstream "${this.name}": ${error.message}`, { cause: error })),
       });
@@ -176,9 +177,11 @@ export class Upstream {
     }
   }
 
-  private connectClient(client: Client, signal?: AbortSignal): Promise<void> {
+  private async connectClient(client: Client, signal?: AbortSignal): Promise<void> {
     const key = this.config.url ?? [this.config.command, ...(this.config.args ?? [])].join(" ");
-    return client.connect(this.source, signal ? { signal, serverKey: key } : { serverKey: key });
+    await client.connect(this.source, signal ? { signal, serverKey: key } : { serverKey: key });
+    // Every log line of the upstream comes to the gateway; each caller's own level filters it downstream.
+    if (client.capabilities?.logging) await client.setLogLevel("debug").catch(() => {});
   }
 
   /**
@@ -276,6 +279,18 @@ export class Upstream {
   }
 
   /**
+   * The call in flight on a session that a request or log line of the upstream belongs to: the one whose
+   * async context it arrives in (a 2026-07-28 upstream answers inside the call), else the session's only
+   * call; undefined when that cannot be told.
+   */
+  private findCall(inFlight: ReadonlySet<HeldCall>, era: string | undefined): HeldCall | undefined {
+    const scoped = currentCall.getStore();
+    if (era !== "legacy" && scoped && inFlight.has(scoped)) return scoped;
+    if (inFlight.size === 1) return [...inFlight][0];
+    return undefined;
+  }
+
+  /**
    * Finds the downstream call an upstream input request belongs to. A 2026-07-28 upstream asks inside
    * the client's call (the async context names it); a legacy one sends a request that names no call, so
    * it goes to the only call in flight, and with several it is refused rather than guessed.
@@ -286,12 +301,8 @@ export class Upstream {
     params: Record<string, unknown>,
     context: InputContext,
   ) {
-    const scoped = currentCall.getStore();
-    if (context.era === "modern" && scoped && inFlight.has(scoped)) return scoped.ask(kind, params, context);
-    if (inFlight.size === 1) {
-      const [only] = inFlight;
-      return (only as HeldCall).ask(kind, params, context);
-    }
+    const found = this.findCall(inFlight, context.era);
+    if (found) return found.ask(kind, params, context);
     // A legacy server asks for roots after the handshake, outside any call: it has none from the gateway.
     if (kind === "roots" && inFlight.size === 0) return Promise.resolve({ roots: [] });
     return Promise.reject(

@@ -51,7 +51,18 @@ describe("a modern-only upstream through the gateway to a 2025-11-25 client", ()
     ]);
   });
 
-  it("passes progress through", async () => {
+  it("passes progress and log lines through", async () => {
+    const logs: unknown[] = [];
+    const logged = await connectClient(running.endpoint.url, "legacy", {
+      onLog: (line) => logs.push(line.data),
+    });
+    try {
+      await logged.setLogLevel("info");
+      expect((await logged.callTool("steps", {})).content).toBe("done");
+      expect(logs).toEqual(["step one", "step two"]);
+    } finally {
+      await logged.close();
+    }
     const steps: Array<{ progress: number; message?: string | undefined }> = [];
     const result = await client.callTool(
       "steps",

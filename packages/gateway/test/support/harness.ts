@@ -2,7 +2,7 @@
 // loopback port, and our client pinned to one era in front of it.
 import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
-import { type Client, createClient, type InputHandlers } from "@mcpkit/client";
+import { type Client, type ClientOptions, createClient, type InputHandlers } from "@mcpkit/client";
 import { createStreamableHttpClientTransport } from "@mcpkit/transport-http";
 import {
   type AuditRecord,
@@ -99,13 +99,14 @@ export async function startGateway(
 export async function connectClient(
   url: string,
   era: "modern" | "legacy",
-  options: { handlers?: InputHandlers; apiKey?: string } = {},
+  options: { handlers?: InputHandlers; apiKey?: string; onLog?: ClientOptions["onLog"] } = {},
 ): Promise<Client> {
   const client = createClient({
     name: "gateway-test",
     version: "1.0.0",
     versionNegotiation: era,
     ...(options.handlers ? { handlers: options.handlers } : {}),
+    ...(options.onLog ? { onLog: options.onLog } : {}),
   });
   const headers: Record<string, string> = options.apiKey ? { "x-api-key": options.apiKey } : {};
   await client.connect(() => createStreamableHttpClientTransport({ url: new URL(url), era, headers }));
