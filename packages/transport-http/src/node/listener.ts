@@ -2,6 +2,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import type { StreamableHttpHandler } from "../handler.js";
 import { CoreHandler, type HandlerCore } from "../internal/core-handler.js";
 import { errorReply, hostAllowed, Reply } from "../internal/http-util.js";
+import { drainNodeBody } from "./drain.js";
 import { NodeInbound, readNodeBody } from "./inbound.js";
 import { writeReply, writeResponse } from "./reply.js";
 
@@ -96,13 +97,18 @@ async function serve(context: ServeContext, req: IncomingMessage, res: ServerRes
 
   let body: Buffer | undefined;
   let oversized = false;
+  let drained = true;
   const declared = Number(req.headers["content-length"] ?? Number.NaN);
   if (declared > handler.maxBodyBytes) {
     // The declared length is refused by the handler without reading a byte.
     oversized = true;
   } else if (req.method !== "GET" && req.method !== "HEAD") {
     body = await readNodeBody(req, handler.maxBodyBytes);
-    if (body.length > handler.maxBodyBytes) oversized = true;
+    if (body.length > handler.maxBodyBytes) {
+      oversized = true;
+      // The rest of the upload is read and dropped (bounded) before the 413, which then closes cleanly.
+      drained = await drainNodeBody(req);
+    }
   }
 
   const inbound = new NodeInbound(req, host, body, oversized);
@@ -110,8 +116,15 @@ async function serve(context: ServeContext, req: IncomingMessage, res: ServerRes
     if (!res.writableFinished) inbound.gone();
   });
   const reply = core ? await core(inbound) : await handler.fetch(inbound.request);
-  if (oversized) res.setHeader("connection", "close");
+  // A declared length over the cap is answered before its body is read; the body is drained after the
+  // answer (bounded), and the connection stays usable. A body read past the cap was drained already, and
+  // its connection closes once the answer is flushed.
+  const declaredOnly = oversized && body === undefined;
+  if (oversized && !declaredOnly) res.setHeader("connection", "close");
+  if (res.destroyed) return;
   if (reply instanceof Reply) writeReply(reply, res, inbound);
   else await writeResponse(reply, res);
-  if (oversized) req.destroy();
+  if (declaredOnly) drained = await drainNodeBody(req);
+  // Past the drain's bounds the connection is cut (the answer was written first).
+  if (!drained) req.destroy();
 }
