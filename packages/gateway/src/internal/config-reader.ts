@@ -16,6 +16,7 @@ export interface ConfigReader {
   known(value: Record<string, unknown>, key: string, known: readonly string[]): void;
 }
 
+/** A reader whose errors name `file`. */
 export function createConfigReader(file: string): ConfigReader {
   const fail = (key: string, problem: string): never => {
     throw new ConfigError(file, key, problem);
