@@ -99,7 +99,7 @@ export function openConnection(
       state,
       stderrTail: [...stderrTail],
     };
-    if (client && state === "ready") {
+    if (client && (state === "ready" || state === "closed")) {
       if (client.era) s.era = client.era;
       if (client.protocolVersion) s.protocolVersion = client.protocolVersion;
       s.serverInfo = client.serverInfo;

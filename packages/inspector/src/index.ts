@@ -1,6 +1,13 @@
 // The public surface of @mcpkit/inspector. Explicit named exports only: a test snapshots this list.
 
-export type { AccessDecision } from "./access.js";
+export {
+  type Assertions,
+  type Collection,
+  type CollectionRun,
+  type CollectionStep,
+  parseCollection,
+  runCollection,
+} from "./collection.js";
 export type { ConnectionState, ConnectionSummary } from "./connection.js";
 export { type ConnectEvidence, type Diagnosis, diagnose } from "./doctor.js";
 export {

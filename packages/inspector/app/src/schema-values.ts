@@ -13,7 +13,7 @@ export interface Choice {
  */
 export function choicesOf(schema: Schema): Choice[] | undefined {
   if (schema.enum) {
-    const names = (schema as { enumNames?: unknown[] }).enumNames;
+    const names = schema.enumNames;
     return schema.enum.map((value, i) => ({ value, label: String(names?.[i] ?? value) }));
   }
   const options = schema.oneOf ?? schema.anyOf;
@@ -120,7 +120,7 @@ export function validate(schema: Schema, value: unknown, path = ""): Problem[] {
       problems.push(...validate(child, record[key], join(path, key)));
   }
   if (type === "array" && Array.isArray(value)) {
-    const { minItems, maxItems } = schema as { minItems?: number; maxItems?: number };
+    const { minItems, maxItems } = schema;
     if (minItems !== undefined && value.length < minItems)
       problems.push({ path: here, message: `needs at least ${minItems} items` });
     if (maxItems !== undefined && value.length > maxItems)

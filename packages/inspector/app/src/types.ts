@@ -16,6 +16,9 @@ export interface Schema {
   minLength?: number;
   maxLength?: number;
   pattern?: string;
+  minItems?: number;
+  maxItems?: number;
+  enumNames?: string[];
   format?: string;
   oneOf?: Schema[];
   anyOf?: Schema[];

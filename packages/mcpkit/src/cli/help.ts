@@ -18,6 +18,8 @@ Commands:
   logout [url]                  forget the stored --oauth login for a server (no url: all of them)
   record, replay, verify, diff  cassettes: record a session, serve it, check a server against it,
                                 compare two servers (\`mcpkit record --help\`)
+  inspector [target]            a web page to browse, call and debug servers (\`mcpkit inspector --help\`)
+  test <collection.json> [t]    run a saved collection headless: TAP out, exit 1 on a failed assertion
 
 Target (one of):
   http(s)://host/mcp            a Streamable HTTP endpoint (falls back to HTTP+SSE); before or after the

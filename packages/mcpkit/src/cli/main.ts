@@ -12,6 +12,7 @@ import { runCommand } from "./commands.js";
 import { errorText } from "./error-text.js";
 import { runGatewayCommand } from "./gateway-command.js";
 import { HELP } from "./help.js";
+import { runInspectorCommand, runTestCommand } from "./inspector-command.js";
 import type { CliIo } from "./io.js";
 import { watchForJunk } from "./junk-watch.js";
 import { terminalSafe } from "./terminal-text.js";
@@ -189,6 +190,8 @@ async function connectTo(
 export async function main(argv: readonly string[], io: CliIo): Promise<number> {
   if (isCassetteCommand(argv[0])) return runCassetteCommand(argv, io);
   if (argv[0] === "gateway") return runGatewayCommand(argv.slice(1), io);
+  if (argv[0] === "inspector") return runInspectorCommand(argv.slice(1), io);
+  if (argv[0] === "test") return runTestCommand(argv.slice(1), io);
   let args: CliArgs;
   try {
     args = parseArgs(argv);
