@@ -67,6 +67,7 @@ function askFromView(frame: Frame, message: unknown, id: unknown): Promise<Recor
   );
 }
 
+// Runs where Chromium is installed, and always under CI (where a missing one fails); the warning above says why it skips.
 describe.runIf(available)("MCP Apps in Chromium", () => {
   beforeAll(async () => {
     browser = await launchChromium();

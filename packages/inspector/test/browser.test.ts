@@ -67,6 +67,7 @@ async function pickTool(name: string) {
   await page.waitForSelector(`.tool-panel[data-tool="${name}"]`);
 }
 
+// Skips only off CI without /usr/bin/chromium (beforeAll printed why; under CI it runs, and fails without it).
 describe.skipIf(!process.env.CI && !(await import("node:fs")).existsSync("/usr/bin/chromium"))(
   "the inspector in Chromium",
   () => {
