@@ -88,7 +88,15 @@ it("one trace: invoke_agent → chat / execute_tool → MCP client span → serv
       out: { write() {} },
       stream: false,
       env: { OPENAI_API_KEY: "test-key", OPENAI_BASE_URL: provider.baseURL },
-      everythingCommand: ["/usr/bin/env", `OTEL_SPANS_FILE=${file}`, process.execPath, everything],
+      // A spawned server gets a minimal environment (issue 25): the bundled fixture finds the OpenTelemetry
+      // API it loads at run time through a NODE_PATH named here, not one inherited by accident.
+      everythingCommand: [
+        "/usr/bin/env",
+        `OTEL_SPANS_FILE=${file}`,
+        `NODE_PATH=${join(here, "..", "node_modules")}`,
+        process.execPath,
+        everything,
+      ],
     });
     expect(result.text).toBe("Pack: passport, charger, sunscreen, sunglasses.");
   } finally {

@@ -101,7 +101,10 @@ export async function startRoundRobinProxy(options: RoundRobinProxyOptions): Pro
     for (const [name, value] of Object.entries(req.headers)) {
       if (value !== undefined && !HOP_BY_HOP.has(name)) headers[name] = value;
     }
-    headers.host = target.host;
+    // The client's Host goes through unchanged (nginx's `proxy_set_header Host $host`, what a deployment
+    // behind a load balancer sets): the instance judges a browser's Origin against the address the client
+    // used, the proxy's, not its own.
+    if (req.headers.host === undefined) headers.host = target.host;
     headers["content-length"] = String(body.length);
     let answered = false;
     const upstream = httpRequest(
