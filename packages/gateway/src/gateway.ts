@@ -164,13 +164,19 @@ export function createGateway(options: GatewayOptions): Gateway {
 
   // One refresh at a time: a burst of list_changed re-lists once per kind in order.
   let refreshing = Promise.resolve();
+  const queued = new Set<string>();
   const onChange = (upstream: Upstream, change: UpstreamChange) => {
     if (closing) return;
     if (change.kind === "updated") {
       for (const profile of profiles.values()) profile.server.notifyResourceUpdated(change.uri);
       return;
     }
+    // A flood of list_changed costs one re-list: a refresh already queued covers the ones after it.
+    const key = `${upstream.name}\u0000${change.list}`;
+    if (queued.has(key)) return;
+    queued.add(key);
     refreshing = refreshing.then(async () => {
+      queued.delete(key);
       const before = catalogs.get(upstream.name);
       try {
         catalogs.set(upstream.name, await upstream.catalog());

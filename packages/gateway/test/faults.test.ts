@@ -47,6 +47,16 @@ describe("faults", () => {
     expect((await client.callTool("a__greet", { name: "after junk" })).content).toBe("hello after junk");
   });
 
+  it("a 20 MiB frame and a flood of notifications do not take the gateway down", async () => {
+    // The over-cap line is dropped by the framer; the answer after it still arrives.
+    expect((await client.callTool("b__huge", {})).content).toBe("after the huge line");
+    expect((await client.callTool("a__flood", {})).content).toBe("flooded");
+    expect((await client.callTool("a__greet", { name: "after the flood" })).content).toBe(
+      "hello after the flood",
+    );
+    expect((await client.callTool("b__greet", { name: "b" })).content).toBe("hello b");
+  });
+
   it("a slow upstream is bounded by its timeout, with an error naming it", async () => {
     const result = await client.callTool("a__slow", { ms: 20_000 });
     expect(result.isError).toBe(true);
