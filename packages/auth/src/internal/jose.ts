@@ -13,6 +13,7 @@ export type JwsAlgorithm =
   | "ES384"
   | "ES512";
 
+/** The JWS algorithms this package signs and verifies with WebCrypto. */
 export const SUPPORTED_ALGORITHMS: readonly JwsAlgorithm[] = [
   "RS256",
   "RS384",
@@ -31,6 +32,7 @@ interface AlgorithmParams {
   generateParams: RsaHashedKeyGenParams | EcKeyGenParams;
 }
 
+/** The WebCrypto import and sign/verify parameters of a JWS algorithm. */
 export function algorithmParams(alg: JwsAlgorithm): AlgorithmParams {
   const bits = alg.slice(2);
   const hash = `SHA-${bits}`;
@@ -50,6 +52,7 @@ export function algorithmParams(alg: JwsAlgorithm): AlgorithmParams {
   };
 }
 
+/** Whether a value names one of {@link SUPPORTED_ALGORITHMS}. */
 export function isSupportedAlgorithm(alg: unknown): alg is JwsAlgorithm {
   return typeof alg === "string" && (SUPPORTED_ALGORITHMS as readonly string[]).includes(alg);
 }
@@ -70,6 +73,7 @@ export async function signJwt(
   return `${input}.${base64UrlEncode(signature)}`;
 }
 
+/** A compact JWS split and decoded: header, payload, the signed input and the signature bytes. */
 export interface DecodedJwt {
   header: Record<string, unknown>;
   payload: Record<string, unknown>;
@@ -89,6 +93,7 @@ export function decodeJwt(token: string): DecodedJwt {
   return { header, payload, signingInput: `${h}.${p}`, signature: base64UrlDecode(s) };
 }
 
+/** Whether a decoded JWS's signature verifies with `key` under `alg`. */
 export async function verifySignature(
   decoded: DecodedJwt,
   alg: JwsAlgorithm,
@@ -102,6 +107,7 @@ export async function verifySignature(
   );
 }
 
+/** Imports a public JWK as a WebCrypto verification key for `alg` (its alg/use/key_ops fields ignored). */
 export async function importPublicJwk(jwk: Jwk, alg: JwsAlgorithm): Promise<WebCryptoKey> {
   const { importParams } = algorithmParams(alg);
   // `alg`/`use`/`key_ops` on a JWKS entry would make WebCrypto refuse a mismatching usage; keep the key material.

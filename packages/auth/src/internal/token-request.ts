@@ -8,6 +8,7 @@ import { formEncode, isRecord } from "./encoding.js";
 import type { JwsAlgorithm } from "./jose.js";
 import { checkCredentialEndpoint, isRedirect } from "./url-rules.js";
 
+/** How the client authenticates at the token endpoint: its registration and, for private_key_jwt, its key. */
 export interface ClientAuth {
   registration: ClientRegistration;
   privateKey?: WebCryptoKey | string;
@@ -28,6 +29,7 @@ export function chooseAuthMethod(meta: AuthorizationServerMetadata, client: Clie
   return "none";
 }
 
+/** What a token request needs: fetch, the server's metadata, client auth, the DPoP key and its nonces. */
 export interface TokenRequestContext {
   fetch: FetchLike;
   meta: AuthorizationServerMetadata;

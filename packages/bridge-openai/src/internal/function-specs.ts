@@ -1,8 +1,10 @@
 import { type JsonSchema, type ToolDescriptor, toModelTools } from "@mcpkit/tool-loop";
 import { canBeStrict, fromStrictArguments, toStrictJsonSchema } from "../strict-schema.js";
 
+/** Strict mode for function tools: always, never, or `"auto"` where the schema allows it. */
 export type StrictOption = boolean | "auto";
 
+/** An MCP tool as an OpenAI function: name, description, parameters (strict when `strict`), original schema. */
 export interface FunctionSpec {
   readonly name: string;
   readonly description: string;
@@ -11,6 +13,7 @@ export interface FunctionSpec {
   readonly original: JsonSchema;
 }
 
+/** The OpenAI function specs of MCP tools, strict per {@link StrictOption}. */
 export function functionSpecs(
   tools: readonly ToolDescriptor[],
   strict: StrictOption = false,

@@ -16,6 +16,7 @@ const nodeBuffer = (globalThis as { Buffer?: BufferLike }).Buffer;
 const ALPHABET = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/";
 const VALID = /^[A-Za-z0-9+/]*={0,2}$/;
 
+/** Standard base64 (with padding) of the bytes: Node's Buffer where there is one, a plain loop elsewhere. */
 export function encodeBase64(bytes: Uint8Array): string {
   if (nodeBuffer !== undefined) {
     return nodeBuffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("base64");

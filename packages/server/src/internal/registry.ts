@@ -20,6 +20,7 @@ import { compileUriTemplate, type UriTemplateMatcher } from "./uri-template.js";
 /** The kinds of list a client can be told changed. */
 export type ListKind = "tools" | "prompts" | "resources";
 
+/** A registered tool: its descriptors for each era, its compiled schemas and its handler. */
 export interface ToolEntry {
   name: string;
   /** The `Tool` object of a modern `tools/list`. */
@@ -34,6 +35,7 @@ export interface ToolEntry {
   taskSupport: TaskSupport;
 }
 
+/** A registered static resource: its URI, its `resources/list` descriptor and its handler. */
 export interface ResourceEntry {
   uri: string;
   descriptor: Record<string, unknown>;
@@ -41,6 +43,7 @@ export interface ResourceEntry {
   handler: ResourceHandler;
 }
 
+/** A registered resource template: its URI matcher, descriptor, handler, completers and `list`. */
 export interface TemplateEntry {
   matcher: UriTemplateMatcher;
   descriptor: Record<string, unknown>;
@@ -50,6 +53,7 @@ export interface TemplateEntry {
   list: ResourceTemplateConfig["list"];
 }
 
+/** A registered prompt: its descriptor, its argument check, the required argument names and its handler. */
 export interface PromptEntry {
   name: string;
   descriptor: Record<string, unknown>;

@@ -1,4 +1,5 @@
 // Rejects with signal.reason as soon as the signal fires, even if `promise` ignores it.
+/** `promise`, or a rejection with the signal's reason once `signal` aborts (a later rejection is ignored). */
 export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
   if (!signal) return promise;
   if (signal.aborted) {
@@ -21,6 +22,7 @@ export function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undef
   });
 }
 
+/** Whether a value is a plain object (not null, not an array). */
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -58,6 +58,7 @@ export class Rejection {
   constructor(readonly response: Reply) {}
 }
 
+/** A {@link Rejection} carrying a JSON-RPC error reply with this HTTP status. */
 export function reject(
   status: number,
   code: number,

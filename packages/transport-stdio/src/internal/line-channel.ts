@@ -14,6 +14,7 @@ export type ChannelEnd =
   | { kind: "input-failed"; error: Error }
   | { kind: "output-failed"; error: Error };
 
+/** The streams of a line channel, its frame size limit and the callback for its end. */
 export interface LineChannelOptions {
   readable: Readable;
   writable: Writable;
