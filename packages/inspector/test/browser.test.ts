@@ -153,6 +153,19 @@ describe.skipIf(!process.env.CI && !(await import("node:fs")).existsSync("/usr/b
       expect(exported.some((e) => e.direction === "in")).toBe(true);
     });
 
+    it("reads a resource and gets a prompt", async () => {
+      await openTab("c1", "resources");
+      await page.click("#resource-list button.item >> nth=0");
+      await page.waitForSelector("#resource-contents .part-resource");
+      expect((await page.inputValue("#resource-uri")).length).toBeGreaterThan(0);
+      await shot("resources.png");
+      await page.click("#view-prompts");
+      await page.click('#prompt-list button[data-prompt="simple-prompt"]');
+      await page.click("#prompt-get");
+      await page.waitForSelector("#prompt-messages .message");
+      expect(await text("#prompt-messages")).toMatch(/user/);
+    });
+
     it("diagnoses a server that crashes at start: the step, its stderr, the fix", async () => {
       await openTab("c2");
       await page.waitForSelector("#doctor");
@@ -187,6 +200,10 @@ describe.skipIf(!process.env.CI && !(await import("node:fs")).existsSync("/usr/b
       await page.click("#call");
       await page.waitForSelector("#closed-reason");
       expect(await text("#closed-reason")).toMatch(/exited with code 3/);
+      // The log has the server's stderr.
+      await page.click("#view-log");
+      await page.waitForSelector(".log-stderr");
+      expect(await text("#log")).toContain("hostile-server: crashing on purpose");
       // The page is still usable: another tab answers.
       await openTab("c1", "info");
       expect(await text("#info-era")).toBe("legacy");
@@ -205,6 +222,11 @@ describe.skipIf(!process.env.CI && !(await import("node:fs")).existsSync("/usr/b
       await page.click("#call");
       await page.waitForFunction(() =>
         /"sum": 42/.test(document.querySelector("#tool-result")?.textContent ?? ""),
+      );
+      // A tool with an MCP App view: the placeholder names what is missing.
+      await pickTool("counter_app");
+      expect(await text("#app-placeholder")).toMatch(
+        /ui:\/\/everything\/counter.*not done yet.*@mcpkit\/apps\/host/,
       );
       await page.click("#view-wire");
       await page.selectOption("#wire-direction", "http");
