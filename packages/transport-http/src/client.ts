@@ -41,8 +41,13 @@ export interface StreamableHttpClientTransportOptions {
    * The fetch to use (default the global one); tests route it into a handler without a socket.
    * Authorization is a fetch wrapper here: `withAuth(provider, { fetch })` from `@mcpkit/auth` adds the
    * provider's headers and answers a 401/403 by re-sending; a fixed token fits in `headers`.
+   * A fetch whose `acceptsLightSignal` is `true` (`createNodeFetch`'s `NodeFetch` from `./node`) is handed
+   * a light abort signal (the part of `AbortSignal` it uses) instead of one `AbortController` per request;
+   * set it only on a fetch that converts such a signal before anything else reads it.
    */
-  fetch?: (input: string | URL | Request, init?: RequestInit) => Promise<Response>;
+  fetch?: ((input: string | URL | Request, init?: RequestInit) => Promise<Response>) & {
+    readonly acceptsLightSignal?: boolean;
+  };
   /**
    * Reads response bodies the fetch's own way (default: `response.body`, a Web stream). With
    * `createNodeFetch` from `./node`, pass `nodeBodyReader` (also from `./node`): SSE replies are then

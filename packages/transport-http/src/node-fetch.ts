@@ -8,7 +8,7 @@ import { Agent as HttpsAgent, request as httpsRequest } from "node:https";
 import { Readable } from "node:stream";
 import { urlToHttpOptions } from "node:url";
 import { ResponseTooLargeError } from "./errors.js";
-import { ACCEPTS_LIGHT_SIGNAL, LightSignal, toAbortSignal } from "./internal/light-signal.js";
+import { LightSignal, toAbortSignal } from "./internal/light-signal.js";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "./limits.js";
 
 /** A `fetch`-shaped function, as the client transports take it. */
@@ -16,6 +16,13 @@ export type FetchLike = (input: string | URL | Request, init?: RequestInit) => P
 
 /** The fetch of {@link createNodeFetch}, with a way to close the keep-alive sockets it owns. */
 export type NodeFetch = FetchLike & {
+  /**
+   * Always `true`: this fetch takes the client transport's light abort signal (the part of `AbortSignal`
+   * it uses, no `AbortController` per request, which is costly on Node 20) and converts it itself before
+   * anything else sees it. The Streamable HTTP client transport reads it off its `fetch` option; a
+   * wrapper around this fetch does not carry it, so the wrapper gets real `AbortSignal`s.
+   */
+  readonly acceptsLightSignal: true;
   /** Closes the sockets of the agents this fetch created (agents passed in are left alone). */
   destroy(): void;
 };
@@ -410,7 +417,7 @@ export function createNodeFetch(options: NodeFetchOptions = {}): NodeFetch {
     });
   };
   return Object.assign(nodeFetch, {
-    [ACCEPTS_LIGHT_SIGNAL]: true,
+    acceptsLightSignal: true as const,
     destroy() {
       if (!options.httpAgent) httpAgent.destroy();
       if (!options.httpsAgent) httpsAgent.destroy();

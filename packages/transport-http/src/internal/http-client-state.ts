@@ -3,7 +3,6 @@ import { Header, isModernVersion } from "@mcpkit/protocol";
 import type { ResponseBodyReader } from "../body-reader.js";
 import type { StreamableHttpClientTransportOptions } from "../client.js";
 import { DEFAULT_MAX_RESPONSE_BYTES } from "../limits.js";
-import { ACCEPTS_LIGHT_SIGNAL } from "./light-signal.js";
 import type { SseCursor } from "./sse-read.js";
 
 /** The fetch the client transport calls. */
@@ -30,7 +29,7 @@ export class HttpClientState {
   readonly onError: (error: Error) => void;
   readonly closeTimeout: number;
   readonly maxResponseBytes: number;
-  /** createNodeFetch takes a light signal: no AbortController (costly on Node 20) per request. */
+  /** The fetch takes a light signal (`acceptsLightSignal`, createNodeFetch's): no AbortController per request. */
   readonly lightSignals: boolean;
   readonly options: StreamableHttpClientTransportOptions;
   /** Aborted on close: every fetch, read and reconnection delay listens to it. */
@@ -57,8 +56,7 @@ export class HttpClientState {
     this.onError = options.onError ?? (() => {});
     this.closeTimeout = options.closeTimeout ?? 3000;
     this.maxResponseBytes = options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES;
-    this.lightSignals =
-      (options.fetch as { [ACCEPTS_LIGHT_SIGNAL]?: unknown } | undefined)?.[ACCEPTS_LIGHT_SIGNAL] === true;
+    this.lightSignals = options.fetch?.acceptsLightSignal === true;
     this.protocolVersion = options.protocolVersion;
     const version = this.protocolVersion;
     this.era = options.era ?? (version !== undefined && isModernVersion(version) ? "modern" : "legacy");

@@ -1,20 +1,12 @@
-/**
- * Marks a fetch that accepts a {@link LightSignal} as its `signal` (createNodeFetch's): the client
- * transport then links its requests with those instead of an `AbortController` per request, whose
- * signal is costly to create on Node 20. A registered symbol, so that two copies of the package agree.
- */
-export const ACCEPTS_LIGHT_SIGNAL: unique symbol = Symbol.for(
-  "@mcpkit/transport-http.acceptsLightSignal",
-) as never;
-
 /** An abort listener: a function, or an object with `handleEvent` (as EventTarget takes them). */
 type AbortListener = (() => void) | { handleEvent(): void };
 
 /**
  * The part of `AbortSignal` this package's fetch and readers use (`aborted`, `reason`, abort listeners,
- * `throwIfAborted`), and the controller's `abort`. It never reaches any other code: a fetch that is not
- * marked with {@link ACCEPTS_LIGHT_SIGNAL} gets a real `AbortSignal`, and createNodeFetch converts it
- * before handing a request to the global fetch.
+ * `throwIfAborted`), and the controller's `abort`. It never reaches any other code: the client transport
+ * hands one only to a fetch whose `acceptsLightSignal` is `true` (createNodeFetch's, see `NodeFetch`),
+ * any other fetch gets a real `AbortSignal`, and createNodeFetch converts it before handing a request to
+ * the global fetch.
  */
 export class LightSignal {
   aborted = false;
