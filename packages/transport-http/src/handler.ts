@@ -5,13 +5,13 @@ import { handleThroughConnect } from "./internal/connect-fallback.js";
 import { CoreHandler } from "./internal/core-handler.js";
 import { preflightReply, withCors } from "./internal/cors.js";
 import { ALLOW, type HandlerState, reportError } from "./internal/handler-state.js";
-import { errorReply, originAllowed, Reply } from "./internal/http-util.js";
+import { errorReply, Reply } from "./internal/http-util.js";
 import type { InboundRequest } from "./internal/inbound.js";
 import { handleDelete, handleGet, handleLegacyPost } from "./internal/legacy-routes.js";
 import type { Session } from "./internal/legacy-session.js";
 import type { ModernExchange } from "./internal/modern.js";
 import { handleModernPost } from "./internal/modern-route.js";
-import { checkOrigin, checkPostHeaders, chooseEra, parsePostBody } from "./internal/request-checks.js";
+import { checkOrigin, checkPostHeaders, chooseEra, originPasses, parsePostBody } from "./internal/request-checks.js";
 import { onSignal } from "./internal/shared-sessions.js";
 import type { SseBufferLimit } from "./internal/sse-connection.js";
 import {
@@ -306,7 +306,7 @@ export function createStreamableHttpHandler(given: StreamableHttpHandlerOptions)
   // refused origin gets none either (the browser then hides even the 403 from it).
   async function handle(req: InboundRequest): Promise<Reply | Response> {
     let origin = cors ? req.header("origin") : null;
-    if (origin !== null && !originAllowed(origin, state.allowedOrigins)) origin = null;
+    if (origin !== null && !originPasses(origin, state.allowedOrigins, req.host())) origin = null;
     const reply = await answer(req, origin);
     return origin === null ? reply : withCors(reply, origin);
   }

@@ -17,7 +17,15 @@ afterEach(async () => {
 const INIT = { protocolVersion: LEGACY, capabilities: {}, clientInfo: { name: "t", version: "1" } };
 
 function initialize(url: string, origin: string, host?: string): Promise<number> {
-  return new Promise<number>((resolve, reject) => {
+  return exchange(url, origin, host).then((answer) => answer.status);
+}
+
+function exchange(
+  url: string,
+  origin: string,
+  host?: string,
+): Promise<{ status: number; allowOrigin: unknown }> {
+  return new Promise((resolve, reject) => {
     const headers: Record<string, string> = {
       origin,
       "content-type": "application/json",
@@ -26,7 +34,9 @@ function initialize(url: string, origin: string, host?: string): Promise<number>
     if (host !== undefined) headers.host = host;
     const req = request(url, { method: "POST", headers }, (res) => {
       res.resume();
-      res.on("end", () => resolve(res.statusCode ?? 0));
+      res.on("end", () =>
+        resolve({ status: res.statusCode ?? 0, allowOrigin: res.headers["access-control-allow-origin"] }),
+      );
     });
     req.on("error", reject);
     req.end(JSON.stringify({ jsonrpc: "2.0", id: 1, method: "initialize", params: INIT }));
@@ -52,5 +62,17 @@ describe("[issue-25.weak] a loopback Origin passes only on the server's own port
     cleanups.push(() => server.close());
     expect(await initialize(server.url, "http://localhost:5173")).toBe(200);
     expect(await initialize(server.url, "http://localhost:5174")).toBe(403);
+  });
+
+  it("with cors on, a page on another localhost port gets its 403 without CORS headers", async () => {
+    const server = await listen(createTestApp({ cors: true }).options);
+    cleanups.push(() => server.close());
+    const other = server.port === 65535 ? server.port - 1 : server.port + 1;
+    expect(await exchange(server.url, `http://localhost:${other}`)).toEqual({
+      status: 403,
+      allowOrigin: undefined,
+    });
+    const own = `http://127.0.0.1:${server.port}`;
+    expect(await exchange(server.url, own)).toEqual({ status: 200, allowOrigin: own });
   });
 });

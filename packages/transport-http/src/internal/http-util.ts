@@ -128,24 +128,8 @@ export function hostAllowed(host: string, allowed: readonly string[]): boolean {
   return false;
 }
 
-/** Whether an Origin header is allowed: a loopback origin, or one listed (exact match, or `*`). */
-export function originAllowed(origin: string, allowed: readonly string[]): boolean {
-  if (allowed.includes("*") || allowed.includes(origin)) return true;
-  try {
-    return isLoopbackHostname(new URL(origin).hostname);
-  } catch {
-    return false;
-  }
-}
-
-/** 128 bits from the platform CSPRNG, as 32 lower-case hex digits (visible ASCII). */
-export function randomId(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  let out = "";
-  for (const b of bytes) out += (b < 16 ? "0" : "") + b.toString(16);
-  return out;
-}
+// The one randomId (128 CSPRNG bits as hex) is jsonrpc's.
+export { randomId } from "@mcpkit/jsonrpc";
 
 /** Lets a timer not keep a Node process alive; a no-op where timers are plain numbers. */
 export function unrefTimer(timer: unknown): void {
