@@ -17,4 +17,4 @@ export {
   startInspector,
 } from "./inspector-server.js";
 export { type HttpMode, type InspectorTarget, parseTarget } from "./target.js";
-export type { WireEntry } from "./wire-log.js";
+export type { WireEntry } from "./wire-entry.js";

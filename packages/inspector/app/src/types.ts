@@ -1,4 +1,9 @@
-// The shapes the page receives from the inspector's API (mirrors of src/connection.ts and friends).
+// The shapes the page receives from the inspector's API (the server's own types where they are free of Node).
+
+import type { Diagnosis } from "../../src/doctor.js";
+
+export type { Diagnosis } from "../../src/doctor.js";
+export type { WireEntry } from "../../src/wire-entry.js";
 
 /** A JSON Schema, as far as the form reads it. */
 export interface Schema {
@@ -24,16 +29,6 @@ export interface Schema {
   anyOf?: Schema[];
 }
 
-export interface Diagnosis {
-  step: string;
-  summary: string;
-  fix: string;
-  error: string;
-  stderrTail: string[];
-  junk: string[];
-  httpStatuses: number[];
-}
-
 export interface Summary {
   id: string;
   label: string;
@@ -48,26 +43,6 @@ export interface Summary {
   diagnosis?: Diagnosis;
   closedReason?: string;
   stderrTail: string[];
-}
-
-export interface WireEntry {
-  seq: number;
-  time: number;
-  direction: "out" | "in" | "http";
-  era: string;
-  method?: string;
-  id?: string | number;
-  text?: string;
-  bytes?: number;
-  http?: {
-    method: string;
-    url: string;
-    status?: number;
-    error?: string;
-    requestHeaders: Record<string, string>;
-    responseHeaders: Record<string, string>;
-    ms?: number;
-  };
 }
 
 export interface Shaped {
