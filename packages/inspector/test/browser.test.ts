@@ -166,6 +166,17 @@ describe.skipIf(!process.env.CI && !(await import("node:fs")).existsSync("/usr/b
       expect(await text("#prompt-messages")).toMatch(/user/);
     });
 
+    it("sets the server's log level from the log view", async () => {
+      await openTab("c1", "log");
+      await page.selectOption("#log-level", "debug");
+      await page.click("#view-wire");
+      await page.fill("#wire-filter", "logging/setLevel");
+      await page.waitForSelector(".wire-row");
+      expect(await text(".wire-row")).toContain("logging/setLevel");
+      await page.click("#view-log");
+      expect(await page.$("#log .error")).toBeNull();
+    });
+
     it("diagnoses a server that crashes at start: the step, its stderr, the fix", async () => {
       await openTab("c2");
       await page.waitForSelector("#doctor");
