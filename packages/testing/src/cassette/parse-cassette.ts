@@ -92,7 +92,12 @@ export function parseCassette(text: string): Cassette {
     const message = (error as Error).message;
     const position = /position (\d+)/.exec(message);
     const at = position ? lineOf(text, Number(position[1])) : undefined;
-    const detail = message.replace(/ in JSON at position \d+.*$/, "");
+    // Newer V8 quotes the input in its message ("…", "<text>" is not valid JSON): that excerpt may hold
+    // line breaks and control characters, so it is dropped, and what remains is escaped to stay one line.
+    const detail = message
+      .replace(/ in JSON at position \d+.*$/s, "")
+      .replace(/, ".*" is not valid JSON$/s, "")
+      .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
     throw new CassetteError(
       at ? `cassette: line ${at.line}, column ${at.column}: ${detail}` : `cassette: not JSON: ${detail}`,
       { cause: error },
