@@ -27,6 +27,10 @@ declare global {
   /** A transport to a server (any of stdio, Streamable HTTP, in-memory), a live one for a cassette check. */
   const transport: import("@mcpkit/jsonrpc").Transport;
   const liveTransport: import("@mcpkit/jsonrpc").Transport;
+  /** What an HTTP handler hands `server.handle`: its request's info and signal, and the SSE stream. */
+  const info: NonNullable<Parameters<Server["handle"]>[1]>["info"];
+  const signal: AbortSignal;
+  const stream: { write(message: unknown): void };
   /** A tool's arguments, and a host's chat UI and a view's renderer. */
   const args: Record<string, unknown>;
   const chat: { addUserMessage(content: unknown): void };
