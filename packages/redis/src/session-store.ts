@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { JsonRpcMessage } from "@mcpkit/jsonrpc";
 import type { SessionRecord, SessionSignal, SessionStore } from "@mcpkit/transport-http";
 import { DEFAULT_REDIS_URL, openRedis, type RedisConnection } from "./connection.js";
+import { RedisSessionState } from "./session-state.js";
 
 /** Options of {@link createRedisSessionStore}. */
 export interface RedisSessionStoreOptions {
@@ -20,25 +21,9 @@ export interface RedisSessionStore extends SessionStore {
   close(): Promise<void>;
 }
 
-// Hash fields of a record: `v` the version, `r` the revision, `o` the identity that opened the session,
-// `h` the instance holding the GET stream, `f:<name>` the app's fields.
-const APP = "f:";
-
-// Sets and removes app fields of a live record, raises its revision, tells the GET stream's holder.
-// KEYS: record. ARGV: changes (JSON object, null removes), this instance, channel prefix, session id.
-const UPDATE = `
-if redis.call('EXISTS', KEYS[1]) == 0 then return false end
-for name, value in pairs(cjson.decode(ARGV[1])) do
-  if value == cjson.null then redis.call('HDEL', KEYS[1], 'f:' .. name)
-  else redis.call('HSET', KEYS[1], 'f:' .. name, value) end
-end
-local revision = redis.call('HINCRBY', KEYS[1], 'r', 1)
-local holder = redis.call('HGET', KEYS[1], 'h')
-if holder and holder ~= ARGV[2] then
-  local signal = '{"k":"changed","s":' .. cjson.encode(ARGV[4]) .. ',"r":' .. revision .. ',"c":' .. ARGV[1] .. '}'
-  redis.call('PUBLISH', ARGV[3] .. holder, signal)
-end
-return revision`;
+// Hash fields of a record (the routing half): `v` the version, `r` the revision, `o` the identity that
+// opened the session, `h` the instance holding the GET stream; the server's fields are the state half's
+// (RedisSessionState, `f:<name>`).
 
 // KEYS: record, kept list. ARGV: this instance. Returns the kept messages (and forgets them).
 const CLAIM = `
@@ -99,6 +84,8 @@ export async function createRedisSessionStore(
   const allChannel = `${prefix}sessions:all`;
   const record = (id: string) => `${prefix}session:{${id}}`;
   const kept = (id: string) => `${prefix}session:{${id}}:kept`;
+  // The server's fields, in the same hash: read with the record, written by their own script.
+  const state = new RedisSessionState(client, instanceId, toPrefix);
   const wire = (signal: SessionSignal): string => {
     const out: WireSignal = { k: signal.kind, s: signal.sessionId };
     if ("message" in signal) out.m = signal.message;
@@ -159,17 +146,12 @@ export async function createRedisSessionStore(
         Record<string, string>,
       ];
       if (hash === undefined || hash.v === undefined) return undefined;
-      const fields: Record<string, string> = {};
-      for (const name in hash) if (name.startsWith(APP)) fields[name.slice(APP.length)] = hash[name]!;
+      const fields = state.fieldsOf(hash);
       // A record without `o` (written before owners were kept) reads as anonymous: the handler's default.
       return { protocolVersion: hash.v, revision: Number(hash.r ?? 0), owner: hash.o ?? "anonymous", fields };
     },
-    async update(sessionId, changes) {
-      const revision = await client.eval(UPDATE, {
-        keys: [record(sessionId)],
-        arguments: [JSON.stringify(changes), instanceId, toPrefix, sessionId],
-      });
-      return typeof revision === "number" ? revision : undefined;
+    update(sessionId, changes) {
+      return state.write(record(sessionId), sessionId, changes);
     },
     async end(sessionId) {
       await client
