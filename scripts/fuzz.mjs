@@ -22,7 +22,9 @@ const targets = execFileSync("git", ["ls-files", "*.fuzz.test.ts"], { encoding: 
 const work = mkdtempSync(path.join(tmpdir(), "mcpkit-fuzz-"));
 const report = path.join(work, "executions.txt");
 console.log(`fuzz: ${targets.length} target files, ${runs} runs per property, seed ${seed}`);
-const run = spawnSync("pnpm", ["vitest", "run", ...targets], {
+// Each target's test gets time in proportion to its runs (the schema target compiles with ajv per run).
+const testTimeout = 60_000 + Number(runs) * 200;
+const run = spawnSync("pnpm", ["vitest", "run", `--testTimeout=${testTimeout}`, ...targets], {
   stdio: "inherit",
   env: { ...process.env, FUZZ_RUNS: runs, FUZZ_SEED: seed, FUZZ_REPORT: report },
 });
