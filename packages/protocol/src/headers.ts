@@ -1,3 +1,4 @@
+import { isObject } from "@mcpkit/jsonrpc";
 import { decodeBase64, encodeBase64 } from "./internal/base64.js";
 import type { JsonSchema } from "./types/tools.js";
 
@@ -116,10 +117,6 @@ interface Annotated {
   path: string[] | undefined;
   pointer: string;
   schema: Record<string, unknown>;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function collectAnnotated(

@@ -1,3 +1,4 @@
+import { isObject } from "@mcpkit/jsonrpc";
 import {
   type ProtocolEra,
   type ServerCapabilities,
@@ -5,9 +6,6 @@ import {
   TASKS_EXTENSION_ID,
 } from "@mcpkit/protocol";
 import type { ServerCore } from "./server-core.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * The capabilities the server declares in `era`: what the registry ever held (a kind stays declared once

@@ -1,11 +1,9 @@
+import { isObject } from "@mcpkit/jsonrpc";
 import { McpError } from "@mcpkit/protocol";
 import type { CallInfo } from "./internal/context.js";
 import type { ServerCore } from "./server-core.js";
 
 type Params = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 type CompleterFn = (value: string, c: { arguments: Record<string, string> }) => string[] | Promise<string[]>;
 

@@ -1,4 +1,5 @@
 import type { RequestContext } from "@mcpkit/jsonrpc";
+import { isObject } from "@mcpkit/jsonrpc";
 import {
   type ClientCapabilities,
   type Implementation,
@@ -16,9 +17,6 @@ import { declares, METHOD_TABLE, type MethodRoute } from "./method-table.js";
 import type { ServerCore } from "./server-core.js";
 
 type Params = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** The params of a request as an object, and its `_meta` (empty when absent). */
 interface Envelope {

@@ -1,3 +1,4 @@
+import { isObject } from "@mcpkit/jsonrpc";
 import {
   allowsBatches,
   type ClientCapabilities,
@@ -15,9 +16,6 @@ import type { ServerCore } from "./server-core.js";
 import { encodeSession } from "./shared-session.js";
 
 type Params = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * `initialize` (legacy): opens the connection's session at the requested version when the server has

@@ -1,4 +1,5 @@
 import type { JsonRpcId } from "@mcpkit/jsonrpc";
+import { isObject } from "@mcpkit/jsonrpc";
 import { hasCapability, McpError, MetaKey } from "@mcpkit/protocol";
 import { serverCapabilities } from "./capabilities.js";
 import type { CallInfo } from "./internal/context.js";
@@ -7,9 +8,6 @@ import { ownerOf } from "./task-publication.js";
 import { TASKS_CAPABILITY_PATH, TASKS_REQUIRED } from "./tasks.js";
 
 type Params = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** One open `subscriptions/listen` stream: what it asked for (and was granted), and how to reach it. */
 export interface Listener {

@@ -1,12 +1,9 @@
-import { JsonRpcError } from "@mcpkit/jsonrpc";
+import { isObject, JsonRpcError } from "@mcpkit/jsonrpc";
 import { type InputRequest, McpError, McpErrorCode } from "@mcpkit/protocol";
 import { type Context, InputRequiredSignal } from "./internal/context.js";
 import type { RequestStateSealer } from "./internal/request-state.js";
 
 type Params = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const isThenable = (v: unknown): v is PromiseLike<unknown> =>
   v !== null &&

@@ -1,3 +1,4 @@
+import { isObject } from "@mcpkit/jsonrpc";
 import type { ListKind } from "./internal/registry.js";
 
 /**
@@ -40,9 +41,6 @@ export interface NotificationBus {
 }
 
 const LIST_KINDS: ReadonlySet<unknown> = new Set(["tools", "prompts", "resources"]);
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Whether `value` (for example a parsed bus message) is a well-formed {@link NotificationEvent}: a known

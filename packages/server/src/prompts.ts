@@ -1,3 +1,4 @@
+import { isObject } from "@mcpkit/jsonrpc";
 import { McpError } from "@mcpkit/protocol";
 import { type CallInfo, Context } from "./internal/context.js";
 import { toPromptResult } from "./internal/results.js";
@@ -6,9 +7,6 @@ import type { ServerCore } from "./server-core.js";
 import { ownerOf } from "./task-publication.js";
 
 type Params = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * `prompts/get` in either era (the method table checked `params.name`): checks the arguments (its

@@ -1,3 +1,4 @@
+import { isObject } from "@mcpkit/jsonrpc";
 import { hasCapability, McpError } from "@mcpkit/protocol";
 import type { CallInfo } from "./internal/context.js";
 import type { ServerCore } from "./server-core.js";
@@ -5,9 +6,6 @@ import { ownerOf } from "./task-publication.js";
 import { type StoredTask, TASKS_CAPABILITY_PATH, TASKS_REQUIRED, wireTask } from "./tasks.js";
 
 type Params = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Throws unless a tasks-extension request may proceed: the client declared the extension (else the

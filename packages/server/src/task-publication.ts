@@ -1,4 +1,4 @@
-import { JsonRpcError } from "@mcpkit/jsonrpc";
+import { isObject, JsonRpcError } from "@mcpkit/jsonrpc";
 import { McpErrorCode } from "@mcpkit/protocol";
 import type { BusLink } from "./bus-link.js";
 import type { ToolEntry } from "./internal/registry.js";
@@ -8,9 +8,6 @@ import type { ServerCore } from "./server-core.js";
 import { type StoredTask, TaskCancelledError, wireTask } from "./tasks.js";
 import { finishToolResult } from "./tool-output.js";
 import type { ToolReturn } from "./types.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * Sends `notifications/tasks` with the task's wire form to every `subscriptions/listen` stream whose

@@ -1,3 +1,4 @@
+import { isObject } from "@mcpkit/jsonrpc";
 import type { ProtocolEra } from "@mcpkit/protocol";
 import type { ToolEntry } from "./internal/registry.js";
 import { toWireToolResult } from "./internal/results.js";
@@ -6,9 +7,6 @@ import type { ServerCore } from "./server-core.js";
 import type { ToolReturn } from "./types.js";
 
 type Params = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /**
  * A tool handler's return value as the wire `CallToolResult` of `era`, its `structuredContent` checked

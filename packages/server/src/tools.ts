@@ -1,3 +1,4 @@
+import { isObject } from "@mcpkit/jsonrpc";
 import { type ClientCapabilities, hasCapability, McpError } from "@mcpkit/protocol";
 import { type CallInfo, Context } from "./internal/context.js";
 import { headersOf, paramHeaderProblem } from "./internal/param-headers.js";
@@ -11,9 +12,6 @@ import { finishToolResult } from "./tool-output.js";
 import type { ToolReturn } from "./types.js";
 
 type Params = Record<string, unknown>;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** Whether `have` declares every capability path that `need` names (nested objects are paths). */
 export function satisfies(have: ClientCapabilities, need: ClientCapabilities, path: string[] = []): boolean {

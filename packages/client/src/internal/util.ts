@@ -1,10 +1,8 @@
-import { ConnectionClosedError, JsonRpcError, type Peer, TransportError } from "@mcpkit/jsonrpc";
+import { ConnectionClosedError, isObject, JsonRpcError, type Peer, TransportError } from "@mcpkit/jsonrpc";
 import { McpError } from "@mcpkit/protocol";
 
-/** A plain object (not null, not an array). */
-export function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
-}
+// The one isObject is jsonrpc's; the client's parts import it from here.
+export { isObject };
 
 /** The HTTP status an error carries (`@mcpkit/transport-http`'s HttpError has one), read structurally. */
 export function httpStatusOf(error: unknown): number | undefined {

@@ -1,3 +1,5 @@
+import { isObject } from "@mcpkit/jsonrpc";
+
 /** A JSON Schema, as far as a one-line summary reads it. */
 interface SchemaLike {
   type?: unknown;
@@ -42,8 +44,4 @@ export function typeName(schema: unknown, depth = 0): string {
 
 function wrap(type: string): string {
   return type.includes("|") ? `(${type})` : type;
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }

@@ -1,4 +1,5 @@
 import type { JsonRpcId, MessageInfo, RequestContext } from "@mcpkit/jsonrpc";
+import { isObject } from "@mcpkit/jsonrpc";
 import {
   type ClientCapabilities,
   type CreateMessageRequestParams,
@@ -53,9 +54,6 @@ export interface CallInfo {
 }
 
 type Validator<T> = (value: unknown) => value is T;
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 const isElicitResult: Validator<ElicitResult> = (v): v is ElicitResult =>
   isObject(v) &&

@@ -48,9 +48,5 @@ export function canonicalJson(value: unknown): string {
   return JSON.stringify(value) ?? "null";
 }
 
-/** An unguessable id: 128 random bits, base64url. */
-export function randomId(): string {
-  const bytes = new Uint8Array(16);
-  crypto.getRandomValues(bytes);
-  return toBase64Url(bytes);
-}
+// The one randomId (128 CSPRNG bits, as hex) is jsonrpc's.
+export { randomId } from "@mcpkit/jsonrpc";

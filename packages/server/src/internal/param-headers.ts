@@ -1,3 +1,4 @@
+import { isObject } from "@mcpkit/jsonrpc";
 import { Header, type JsonSchema, X_MCP_HEADER } from "@mcpkit/protocol";
 import { decodeUtf8 } from "./encoding.js";
 
@@ -8,10 +9,6 @@ export interface ParamHeader {
   /** The header name, lower-case: `mcp-param-<annotation>`. */
   header: string;
   type: "string" | "integer" | "boolean";
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 function primitiveType(type: unknown): ParamHeader["type"] {

@@ -1,3 +1,4 @@
+import { isObject } from "@mcpkit/jsonrpc";
 import { CASSETTE_FORMAT, CASSETTE_VERSION, type Cassette } from "./cassette.js";
 
 /** A cassette that cannot be used: its message names the line or the field that is wrong. */
@@ -15,10 +16,6 @@ function lineOf(text: string, position: number): { line: number; column: number 
     }
   }
   return { line, column: position - start + 1 };
-}
-
-function isObject(value: unknown): value is Record<string, unknown> {
-  return value !== null && typeof value === "object" && !Array.isArray(value);
 }
 
 function checkMessage(message: unknown, where: string): void {

@@ -1,5 +1,6 @@
 import {
   ConnectionClosedError,
+  isObject,
   type JsonRpcId,
   type JsonRpcNotification,
   type JsonRpcRequest,
@@ -12,9 +13,6 @@ import type { InboundRequest } from "./inbound.js";
 import { messageInfo } from "./message-info.js";
 import { ModernExchange } from "./modern.js";
 import type { ValidMessage } from "./request-checks.js";
-
-const isObject = (v: unknown): v is Record<string, unknown> =>
-  typeof v === "object" && v !== null && !Array.isArray(v);
 
 function versionMismatch(header: string, metaVersion: string, id: JsonRpcId | undefined): Rejection {
   return reject(
