@@ -10,11 +10,15 @@ import { describe, expect, it } from "vitest";
 // following every import, static and dynamic, into third-party packages too (ajv, @cfworker/json-schema,
 // loaded on first need): no Node built-in may be reachable.
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), "../../..");
-// Node-only by design: the stdio transport, the batteries (CLI, spawn), the Redis stores; test helpers.
+// Node-only by design: the stdio transport, the batteries (CLI, spawn), the Redis stores, the gateway (it
+// spawns stdio upstreams and keeps its pins and audit in files), the inspector (a local web server that
+// spawns servers); test helpers.
 const NODE_ONLY = new Set([
   "@mcpkit/transport-stdio",
   "mcpkit",
   "@mcpkit/redis",
+  "@mcpkit/gateway",
+  "@mcpkit/inspector",
   "@mcpkit/peers",
   "@mcpkit/test-kit",
 ]);
@@ -71,8 +75,9 @@ describe("runtime-neutral entry points", () => {
   });
 
   it("[runtimes:no-node-import] the walk does see a Node built-in where there is one (the ./node adapter)", async () => {
+    // The ./node entry re-exports the adapter and listen() from src/node/.
     expect(await builtinsReachedFrom(path.join(repo, "packages/transport-http/src/node.ts"))).toContain(
-      "node:http ← packages/transport-http/src/node.ts",
+      "node:http ← packages/transport-http/src/node/listen.ts",
     );
   });
 
