@@ -8,6 +8,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { sandboxProxyHeaders, sandboxProxyHtml } from "@mcpkit/apps/host";
 import { createServer } from "@mcpkit/server";
+import { CHROMIUM_PATH, chromiumLaunchOptions } from "@mcpkit/test-kit";
 import { createStreamableHttpHandler } from "@mcpkit/transport-http";
 import { toNodeListener } from "@mcpkit/transport-http/node";
 import { build } from "esbuild";
@@ -16,7 +17,7 @@ import { buildViewHtml } from "../scripts/build-view.mjs";
 import { createEverythingServer, type EverythingServer } from "../src/server.js";
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-export const CHROMIUM = "/usr/bin/chromium";
+export const CHROMIUM = CHROMIUM_PATH;
 
 /** The running fixture: origins, the servers' state, and a way to stop everything. Endpoints on the host
  * origin: `/mcp` (the view built with ext-apps 2.x), `/mcp-v1` (built with 1.x), `/mcp-hand` (by hand). */
@@ -189,19 +190,7 @@ export async function startAppFixture(): Promise<AppFixture> {
 export async function launchChromium(): Promise<Browser | undefined> {
   if (!existsSync(CHROMIUM)) return undefined;
   const { chromium } = await import("playwright-core");
-  return chromium.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [
-      "--no-sandbox",
-      "--disable-gpu",
-      "--disable-quic",
-      "--no-first-run",
-      "--disable-background-networking",
-      "--disable-component-update",
-      "--disable-sync",
-    ],
-  });
+  return chromium.launch(chromiumLaunchOptions());
 }
 
 /** The view's frame: the srcdoc frame inside the sandbox proxy's frame (waits up to 10 s for it). */

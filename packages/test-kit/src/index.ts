@@ -1,3 +1,4 @@
+export { CHROMIUM_PATH, chromiumLaunchOptions } from "./chromium.js";
 export {
   type EventStoreBounds,
   type EventStoreLike,
