@@ -20,6 +20,8 @@ Commands:
                                 compare two servers (\`mcpkit record --help\`)
   inspector [target]            a web page to browse, call and debug servers (\`mcpkit inspector --help\`)
   test <collection.json> [t]    run a saved collection headless: TAP out, exit 1 on a failed assertion
+  gateway --config FILE         many servers behind one endpoint, any era in front of any era
+                                (\`mcpkit gateway --help\`)
 
 Target (one of):
   http(s)://host/mcp            a Streamable HTTP endpoint (falls back to HTTP+SSE); before or after the
