@@ -17,9 +17,9 @@ describe("check-skips (scripts/check-skips.mjs)", () => {
       "",
       "",
       "",
-      'it.todo("d");',
-      'test.runIf(ok)("e", () => {});',
-      "  context.skip();",
+      'it.todo("d");', // a fixture string for the scanner, not a skip
+      'test.runIf(ok)("e", () => {});', // a fixture string for the scanner, not a skip
+      "  context.skip();", // a fixture string for the scanner, not a skip
     ].join("\n");
     expect(skipSites(text)).toEqual([
       { line: 2, reason: "Needs Redis: skips where it is unreachable." },
@@ -34,7 +34,7 @@ describe("check-skips (scripts/check-skips.mjs)", () => {
   it("fails a site without a reason, and skipped tests in a file with no reasoned site", () => {
     const files = new Map([
       ["a.test.ts", '// why\nit.skip("x", () => {});'],
-      ["b.test.ts", 'it.skip("y", () => {});'],
+      ["b.test.ts", 'it.skip("y", () => {});'], // a fixture string for the scanner, not a skip
       ["c.test.ts", 'it("z", () => {});'],
     ]);
     const report = {
