@@ -57,6 +57,7 @@ it("cassette reader: any text is a Cassette or a one-line CassetteError; accepte
         cassette = parseCassette(input);
       } catch (error) {
         expect(error).toBeInstanceOf(CassetteError);
+        // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
         expect((error as Error).message).not.toMatch(/[\u0000-\u001f\u007f]/);
         expect((error as Error).message).toMatch(/^cassette/);
         return;

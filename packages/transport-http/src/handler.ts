@@ -11,7 +11,13 @@ import { handleDelete, handleGet, handleLegacyPost } from "./internal/legacy-rou
 import type { Session } from "./internal/legacy-session.js";
 import type { ModernExchange } from "./internal/modern.js";
 import { handleModernPost } from "./internal/modern-route.js";
-import { checkOrigin, checkPostHeaders, chooseEra, originPasses, parsePostBody } from "./internal/request-checks.js";
+import {
+  checkOrigin,
+  checkPostHeaders,
+  chooseEra,
+  originPasses,
+  parsePostBody,
+} from "./internal/request-checks.js";
 import { onSignal } from "./internal/shared-sessions.js";
 import type { SseBufferLimit } from "./internal/sse-connection.js";
 import {

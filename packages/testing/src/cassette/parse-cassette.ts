@@ -94,6 +94,7 @@ export function parseCassette(text: string): Cassette {
     const detail = message
       .replace(/ in JSON at position \d+.*$/s, "")
       .replace(/, ".*" is not valid JSON$/s, "")
+      // biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what this looks for
       .replace(/[\u0000-\u001f\u007f]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
     throw new CassetteError(
       at ? `cassette: line ${at.line}, column ${at.column}: ${detail}` : `cassette: not JSON: ${detail}`,
