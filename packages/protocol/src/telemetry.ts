@@ -8,7 +8,7 @@ import type {
 } from "@mcpkit/jsonrpc";
 import { MetaKey } from "./meta.js";
 import { loadOpenTelemetry } from "./otel-api.js";
-import { sha256 } from "./sha256.js";
+import { SessionIdAttribute } from "./session-id-attribute.js";
 
 /*
  * OpenTelemetry for MCP, per the semantic conventions for MCP (OpenTelemetry GenAI conventions, "Model
@@ -241,16 +241,6 @@ export class McpTelemetry {
   }
 }
 
-const HEX = Array.from({ length: 256 }, (_, i) => i.toString(16).padStart(2, "0"));
-
-/** `sha256:` and the first 32 hex digits of the SHA-256 of `sessionId` (see `TelemetryOption.rawSessionId`). */
-function hashedSessionId(sessionId: string): string {
-  const digest = sha256(new TextEncoder().encode(sessionId));
-  let out = "sha256:";
-  for (let i = 0; i < 16; i++) out += HEX[digest[i]!];
-  return out;
-}
-
 /** The low-cardinality attributes of one message (those that metrics carry too) and its span name. */
 function describe(
   method: string,
@@ -389,24 +379,26 @@ class InboundSpan implements InboundWatch {
 
 /** The {@link PeerObserver} of one connection: client spans out, server spans in, context in `_meta`. */
 class McpObserver implements PeerObserver {
-  // A connection has one session: its attribute is computed once, not per span.
-  private lastSession = "";
-  private lastAttribute = "";
+  private readonly sessionAttribute: SessionIdAttribute;
 
   constructor(
     private readonly telemetry: McpTelemetry,
     private readonly facts: ConnectionFacts,
     private readonly histogram: OtelHistogram,
-  ) {}
+  ) {
+    this.sessionAttribute = new SessionIdAttribute(telemetry.rawSessionId);
+  }
 
-  /** `mcp.session.id`: the session id hashed (not a key anyone could use), unless the app asked for it raw. */
-  private sessionAttribute(sessionId: string): string {
-    if (this.telemetry.rawSessionId) return sessionId;
-    if (sessionId !== this.lastSession) {
-      this.lastSession = sessionId;
-      this.lastAttribute = hashedSessionId(sessionId);
-    }
-    return this.lastAttribute;
+  /** The request's id, resource URI and session on a recording span (outbound and inbound alike). */
+  private setRequestAttributes(
+    span: OtelSpan,
+    id: unknown,
+    uri: string | undefined,
+    session: string | undefined,
+  ): void {
+    if (id !== undefined) span.setAttribute("jsonrpc.request.id", String(id));
+    if (uri !== undefined) span.setAttribute("mcp.resource.uri", uri);
+    if (session !== undefined) span.setAttribute("mcp.session.id", this.sessionAttribute.of(session));
   }
 
   requestOut(
@@ -464,12 +456,7 @@ class McpObserver implements PeerObserver {
     }
     // No SDK (or not sampled and nothing to carry on): nothing to record, nothing to propagate.
     if (!recording && !valid && !telemetry.metering) return undefined;
-    if (recording) {
-      if (id !== undefined) span.setAttribute("jsonrpc.request.id", String(id));
-      if (uri !== undefined) span.setAttribute("mcp.resource.uri", uri);
-      const session = this.facts.sessionId();
-      if (session !== undefined) span.setAttribute("mcp.session.id", this.sessionAttribute(session));
-    }
+    if (recording) this.setRequestAttributes(span, id, uri, this.facts.sessionId());
     const sent = valid ? inject(api, api.trace.setSpan(parent, span), params) : params;
     return new OutboundSpan(
       sent,
@@ -512,10 +499,8 @@ class McpObserver implements PeerObserver {
     const valid = api.trace.isSpanContextValid(span.spanContext());
     if (!recording && !valid && !telemetry.metering) return undefined;
     if (recording) {
-      if (id !== undefined) span.setAttribute("jsonrpc.request.id", String(id));
-      if (uri !== undefined) span.setAttribute("mcp.resource.uri", uri);
       const session = (info?.sessionId as string | undefined) ?? this.facts.sessionId();
-      if (session !== undefined) span.setAttribute("mcp.session.id", this.sessionAttribute(session));
+      this.setRequestAttributes(span, id, uri, session);
     }
     return new InboundSpan(
       telemetry,
