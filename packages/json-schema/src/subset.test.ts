@@ -3,8 +3,9 @@ import { Ajv2020 } from "ajv/dist/2020.js";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { loadPatternEngine } from "./bounded-pattern.js";
+import { equal } from "./json-value.js";
 import { formatJsonSchemaErrors } from "./schema-error.js";
-import { analyzeSubset, equal, type PatternTester } from "./subset.js";
+import { analyzeSubset, type PatternTester } from "./subset.js";
 
 // The default validator's linear-time engine: its verdicts must be ajv's (native RegExp) too.
 const engine = await loadPatternEngine();
